@@ -1,0 +1,4 @@
+#ifndef GAUGED_CNGHTTP2_SHIM_H
+#define GAUGED_CNGHTTP2_SHIM_H
+#include <nghttp2/nghttp2.h>
+#endif

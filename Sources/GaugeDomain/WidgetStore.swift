@@ -1,0 +1,47 @@
+/// A change that took a revision. Subscribers and durable stores consume these.
+public enum WidgetChange: Sendable, Equatable {
+  case upserted(Widget, created: Bool)
+  case removed(id: String, revision: UInt64)
+
+  public var revision: UInt64 {
+    switch self {
+    case .upserted(let widget, _): widget.revision
+    case .removed(_, let revision): revision
+    }
+  }
+}
+
+public struct WidgetPage: Sendable, Equatable {
+  public var widgets: [Widget]
+  /// Empty on the last page.
+  public var nextPageToken: String
+
+  public init(widgets: [Widget], nextPageToken: String) {
+    self.widgets = widgets
+    self.nextPageToken = nextPageToken
+  }
+}
+
+public struct ListQuery: Sendable, Equatable {
+  public var idPrefix: String
+  /// 0 means the default (100); larger than 1000 is lowered to 1000; negative is invalid.
+  public var pageSize: Int32
+  public var pageToken: String
+
+  public init(idPrefix: String = "", pageSize: Int32 = 0, pageToken: String = "") {
+    self.idPrefix = idPrefix
+    self.pageSize = pageSize
+    self.pageToken = pageToken
+  }
+}
+
+/// Where widgets live. Every implementation validates through the domain,
+/// takes one server-wide revision per accepted change, and applies a change
+/// whole or not at all. Safe to call from any thread.
+public protocol WidgetStore: Sendable {
+  func put(_ request: WidgetPut) throws(WidgetError) -> (widget: Widget, created: Bool)
+  func update(_ request: WidgetUpdate) throws(WidgetError) -> Widget
+  func get(id: String) throws(WidgetError) -> Widget
+  func list(_ query: ListQuery) throws(WidgetError) -> WidgetPage
+  func delete(id: String) throws(WidgetError)
+}
