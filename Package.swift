@@ -42,10 +42,12 @@ let package = Package(
       dependencies: ["GaugeDomain", "GaugeProtos", "CProtobufC"],
       swiftSettings: strict
     ),
-    // Sockets, epoll event loop, HTTP/2 (nghttp2), gRPC streams, routing.
+    // Syscalls, non-blocking sockets, the epoll event loop.
+    .target(name: "GaugeIO", swiftSettings: strict),
+    // HTTP/2 (nghttp2), gRPC streams, routing, the server.
     .target(
       name: "GRPCTransport",
-      dependencies: ["CNGHTTP2", "CZlib"],
+      dependencies: ["GaugeIO", "CNGHTTP2", "CZlib"],
       swiftSettings: strict
     ),
     // gauge.v1.WidgetService handlers.
@@ -66,6 +68,7 @@ let package = Package(
       dependencies: ["GaugeWire", "GaugeDomain", "GaugeProtos", "CProtobufC"],
       swiftSettings: strict
     ),
+    .testTarget(name: "GaugeIOTests", dependencies: ["GaugeIO"], swiftSettings: strict),
     .testTarget(
       name: "GRPCTransportTests",
       dependencies: ["GRPCTransport", "CNGHTTP2"],
