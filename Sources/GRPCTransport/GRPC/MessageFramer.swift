@@ -1,0 +1,12 @@
+/// Writes gRPC's length prefix in front of each response message.
+enum MessageFramer {
+  static func append(_ message: [UInt8], compressed: Bool = false, to buffer: inout [UInt8]) {
+    let length = UInt32(message.count)
+    buffer.append(compressed ? 1 : 0)
+    buffer.append(UInt8(truncatingIfNeeded: length >> 24))
+    buffer.append(UInt8(truncatingIfNeeded: length >> 16))
+    buffer.append(UInt8(truncatingIfNeeded: length >> 8))
+    buffer.append(UInt8(truncatingIfNeeded: length))
+    buffer.append(contentsOf: message)
+  }
+}

@@ -1,0 +1,60 @@
+/// Custom headers and trailers of a call. Keys are lower-case; keys ending in
+/// `-bin` carry raw bytes (base64 on the wire), all others ASCII text.
+public struct Metadata: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+  public enum Value: Sendable, Equatable {
+    case text(String)
+    case binary([UInt8])
+  }
+
+  private var entries: [(key: String, value: Value)] = []
+
+  public init() {}
+
+  public init(dictionaryLiteral elements: (String, Value)...) {
+    for (key, value) in elements { add(key, value) }
+  }
+
+  public mutating func add(_ key: String, _ value: Value) {
+    entries.append((key.lowercased(), value))
+  }
+
+  public mutating func add(_ key: String, _ text: String) {
+    add(key, .text(text))
+  }
+
+  /// The first value for `key`.
+  public subscript(key: String) -> Value? {
+    let key = key.lowercased()
+    return entries.first { $0.key == key }?.value
+  }
+
+  public func values(for key: String) -> [Value] {
+    let key = key.lowercased()
+    return entries.filter { $0.key == key }.map(\.value)
+  }
+
+  public var isEmpty: Bool { entries.isEmpty }
+  public var count: Int { entries.count }
+
+  public func makeIterator() -> IndexingIterator<[(key: String, value: Value)]> {
+    entries.makeIterator()
+  }
+
+  public static func == (lhs: Metadata, rhs: Metadata) -> Bool {
+    lhs.entries.count == rhs.entries.count
+      && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+  }
+
+  /// Headers that belong to HTTP/2 or to gRPC itself and never reach
+  /// handlers as metadata.
+  static func isReserved(_ name: String) -> Bool {
+    if name.hasPrefix(":") || name.hasPrefix("grpc-") { return true }
+    switch name {
+    case "content-type", "te", "user-agent", "content-length", "connection", "host",
+      "transfer-encoding", "accept-encoding":
+      return true
+    default:
+      return false
+    }
+  }
+}

@@ -1,0 +1,29 @@
+/// What the nghttp2 session reports upward. Called from inside nghttp2
+/// callbacks, so implementations may submit frames but must not feed input
+/// back into the same session.
+protocol HTTP2SessionDelegate: AnyObject {
+  func streamBegan(_ streamID: Int32)
+  /// false rejects the header (and resets the stream), e.g. when the header
+  /// list grew over its cap.
+  func streamHeader(_ streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
+    -> Bool
+  func streamHeadersEnded(_ streamID: Int32, endStream: Bool)
+  func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer)
+  func streamEnded(_ streamID: Int32)
+  func streamClosed(_ streamID: Int32, errorCode: UInt32)
+  /// Fills `buffer` with the stream's next response bytes.
+  func streamOutbound(_ streamID: Int32, into buffer: UnsafeMutableRawBufferPointer)
+    -> HTTP2OutboundChunk
+  /// A frame that ends the stream from our side left the session.
+  func streamEndSent(_ streamID: Int32)
+}
+
+enum HTTP2OutboundChunk {
+  /// `count` bytes written, more to come later.
+  case bytes(Int)
+  /// Nothing yet: the stream sleeps until `resumeData`.
+  case pending
+  /// The last `count` bytes; the stream ends with END_STREAM on this DATA
+  /// frame, or with a trailer HEADERS frame when `trailers` is non-nil.
+  case end(count: Int, trailers: [HeaderField]?)
+}

@@ -1,0 +1,392 @@
+import CNGHTTP2
+
+/// One HTTP/2 connection carrying gRPC calls, as a state machine: bytes in
+/// through `receive`, bytes out through `drainOutput`, calls dispatched to
+/// the router's services. No I/O happens here; the socket glue (or a test)
+/// moves the bytes.
+public final class GRPCServerConnection {
+  private let router: Router
+  private let configuration: ServerConfiguration
+  private let scheduler: CallScheduler
+  private let session: NGHTTP2Session
+  private var streams: [Int32: ServerStream] = [:]
+  /// Called when there is output to drain; the owner flushes once per turn.
+  private let outputReady: () -> Void
+
+  public init(
+    router: Router, configuration: ServerConfiguration, scheduler: CallScheduler,
+    outputReady: @escaping () -> Void
+  ) {
+    self.router = router
+    self.configuration = configuration
+    self.scheduler = scheduler
+    self.outputReady = outputReady
+    var settings = NGHTTP2Session.Settings()
+    settings.maxConcurrentStreams = configuration.maxConcurrentStreams
+    settings.maxHeaderListSize = UInt32(configuration.maxHeaderListBytes)
+    self.session = NGHTTP2Session(settings: settings)
+    session.delegate = self
+  }
+
+  /// Feeds bytes from the peer. False when the connection is beyond saving:
+  /// drain the output (a GOAWAY may be queued), then close.
+  public func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    do {
+      try session.receive(bytes)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  /// Appends everything ready to send. False on a fatal session error.
+  public func drainOutput(into buffer: inout [UInt8]) -> Bool {
+    do {
+      try session.drainOutput(into: &buffer)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  /// False once the peer and we are both done with the connection.
+  public var isAlive: Bool { session.isAlive }
+
+  public var openStreamCount: Int { streams.count }
+
+  /// The socket is gone: every call still running is cancelled.
+  public func connectionLost() {
+    let live = streams.values
+    streams.removeAll()
+    for stream in live {
+      stream.deadlineTimer?.cancel()
+      if stream.callIsLive {
+        stream.call?.markFinished()
+        stream.handler?.cancel(GRPCStatus(.unavailable, "connection lost"))
+      }
+    }
+  }
+
+  // MARK: Dispatch
+
+  private func dispatch(_ stream: ServerStream, endStream: Bool) {
+    let head = stream.head
+    guard head.method == "POST" else {
+      respondHTTP(stream, status: 405, title: "Method Not Allowed", detail: "gRPC requires POST")
+      return
+    }
+    guard head.isGRPC else {
+      respondHTTP(
+        stream, status: 415, title: "Unsupported Media Type",
+        detail: "content-type must be application/grpc, got \"\(head.contentType)\"")
+      return
+    }
+    if let key = head.badBinaryHeader {
+      respondHTTP(
+        stream, status: 400, title: "Bad Request", detail: "header \(key) is not base64")
+      return
+    }
+    var timeout: Duration?
+    if let raw = head.timeout {
+      guard let parsed = GRPCTimeout.parse(raw) else {
+        respondHTTP(
+          stream, status: 400, title: "Bad Request",
+          detail: "grpc-timeout \"\(String(decoding: raw, as: UTF8.self))\" is malformed")
+        return
+      }
+      timeout = parsed
+    }
+    if let encoding = head.encoding, encoding != "identity" {
+      respondTrailersOnly(
+        stream,
+        GRPCStatus(.unimplemented, "grpc-encoding \"\(encoding)\" is not supported"))
+      return
+    }
+
+    let service: any GRPCService
+    let serviceName: String
+    let methodName: String
+    switch router.route(path: head.path) {
+    case .malformed:
+      respondTrailersOnly(stream, GRPCStatus(.unimplemented, "malformed path \"\(head.path)\""))
+      return
+    case .unknownService(let name):
+      respondTrailersOnly(stream, GRPCStatus(.unimplemented, "unknown service \(name)"))
+      return
+    case .unknownMethod(let name, let method):
+      respondTrailersOnly(
+        stream, GRPCStatus(.unimplemented, "unknown method \(method) for service \(name)"))
+      return
+    case .found(let found, let name, let method):
+      service = found
+      serviceName = name
+      methodName = method
+    }
+
+    let deadline = timeout.map { scheduler.now + $0 }
+    let call = ServerCall(
+      service: serviceName, method: methodName, metadata: head.metadata, deadline: deadline,
+      streamID: stream.id, sink: self)
+    stream.call = call
+    guard let handler = service.makeHandler(method: methodName, call: call) else {
+      call.finish(
+        GRPCStatus(.unimplemented, "unknown method \(methodName) for service \(serviceName)"))
+      return
+    }
+    stream.handler = handler
+    if let timeout {
+      let streamID = stream.id
+      stream.deadlineTimer = scheduler.schedule(after: timeout) { [weak self] in
+        self?.deadlinePassed(streamID: streamID)
+      }
+    }
+    if endStream { streamEnded(stream.id) }
+  }
+
+  private func deadlinePassed(streamID: Int32) {
+    guard let stream = streams[streamID], let call = stream.call, stream.callIsLive else { return }
+    stream.deadlineTimer = nil
+    stream.resetCodeAfterEnd = NGHTTP2_CANCEL.rawValue
+    let status = GRPCStatus(.deadlineExceeded, "deadline exceeded")
+    call.finish(status)
+    stream.handler?.cancel(status)
+  }
+
+  private func failCall(_ stream: ServerStream, _ status: GRPCStatus) {
+    guard let call = stream.call, stream.callIsLive else { return }
+    stream.resetCodeAfterEnd = NGHTTP2_CANCEL.rawValue
+    call.finish(status)
+    stream.handler?.cancel(status)
+  }
+
+  // MARK: Responses
+
+  private func responseHeaders(_ metadata: Metadata) -> [HeaderField] {
+    var headers = [
+      HeaderField(":status", "200"),
+      HeaderField("content-type", "application/grpc"),
+      HeaderField("grpc-accept-encoding", "identity"),
+    ]
+    append(metadata, to: &headers)
+    return headers
+  }
+
+  private func append(_ metadata: Metadata, to headers: inout [HeaderField]) {
+    for (key, value) in metadata where !Metadata.isReserved(key) {
+      switch value {
+      case .text(let text): headers.append(HeaderField(key, text))
+      case .binary(let bytes): headers.append(HeaderField(key, Base64.encode(bytes)))
+      }
+    }
+  }
+
+  private func statusFields(_ status: GRPCStatus, _ trailers: Metadata) -> [HeaderField] {
+    var fields = [HeaderField("grpc-status", String(status.code.rawValue))]
+    if !status.message.isEmpty {
+      fields.append(HeaderField("grpc-message", PercentEncoding.encode(status.message)))
+    }
+    if let details = status.details {
+      fields.append(HeaderField("grpc-status-details-bin", Base64.encode(details)))
+    }
+    append(trailers, to: &fields)
+    return fields
+  }
+
+  private func startResponse(_ stream: ServerStream, metadata: Metadata) {
+    guard !stream.responseStarted else { return }
+    stream.responseStarted = true
+    session.submitResponse(streamID: stream.id, headers: responseHeaders(metadata), hasBody: true)
+    outputReady()
+  }
+
+  private func respondTrailersOnly(
+    _ stream: ServerStream, _ status: GRPCStatus, trailers: Metadata = Metadata()
+  ) {
+    stream.responseStarted = true
+    var headers = [
+      HeaderField(":status", "200"), HeaderField("content-type", "application/grpc"),
+    ]
+    headers += statusFields(status, trailers)
+    session.submitResponse(streamID: stream.id, headers: headers, hasBody: false)
+    outputReady()
+  }
+
+  /// A plain HTTP answer for requests that are not gRPC at all, with an
+  /// RFC 9457 problem body.
+  private func respondHTTP(_ stream: ServerStream, status: Int, title: String, detail: String) {
+    stream.responseStarted = true
+    let body =
+      "{\"type\":\"about:blank\",\"title\":\"\(title)\",\"status\":\(status),"
+      + "\"detail\":\"\(jsonEscaped(detail))\"}"
+    stream.outbound.append(contentsOf: body.utf8)
+    stream.ending = .endStream
+    session.submitResponse(
+      streamID: stream.id,
+      headers: [
+        HeaderField(":status", String(status)),
+        HeaderField("content-type", "application/problem+json"),
+      ], hasBody: true)
+    outputReady()
+  }
+
+  private func wake(_ stream: ServerStream) {
+    if stream.dataSleeping {
+      stream.dataSleeping = false
+      session.resumeData(streamID: stream.id)
+    }
+    outputReady()
+  }
+}
+
+// MARK: - ServerCallSink
+
+extension GRPCServerConnection: ServerCallSink {
+  func sendInitialMetadata(streamID: Int32, metadata: Metadata) {
+    guard let stream = streams[streamID] else { return }
+    startResponse(stream, metadata: metadata)
+  }
+
+  func send(streamID: Int32, message: [UInt8]) {
+    guard let stream = streams[streamID] else { return }
+    startResponse(stream, metadata: Metadata())
+    MessageFramer.append(message, to: &stream.outbound)
+    wake(stream)
+  }
+
+  func finish(streamID: Int32, status: GRPCStatus, trailers: Metadata) {
+    guard let stream = streams[streamID] else { return }
+    stream.deadlineTimer?.cancel()
+    stream.deadlineTimer = nil
+    if stream.responseStarted {
+      stream.ending = .trailers(statusFields(status, trailers))
+      wake(stream)
+    } else {
+      respondTrailersOnly(stream, status, trailers: trailers)
+    }
+  }
+
+  func execute(_ work: @escaping @Sendable () -> Void) {
+    scheduler.execute(work)
+  }
+}
+
+// MARK: - HTTP2SessionDelegate
+
+extension GRPCServerConnection: HTTP2SessionDelegate {
+  func streamBegan(_ streamID: Int32) {
+    streams[streamID] = ServerStream(
+      id: streamID, maxMessageBytes: configuration.maxReceiveMessageBytes)
+  }
+
+  func streamHeader(
+    _ streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer
+  ) -> Bool {
+    guard let stream = streams[streamID] else { return true }
+    return stream.head.add(name: name, value: value, limit: configuration.maxHeaderListBytes)
+  }
+
+  func streamHeadersEnded(_ streamID: Int32, endStream: Bool) {
+    guard let stream = streams[streamID] else { return }
+    dispatch(stream, endStream: endStream)
+  }
+
+  func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
+    guard let stream = streams[streamID], stream.callIsLive else { return }
+    stream.deframer.append(bytes)
+    while stream.callIsLive {
+      let message: MessageDeframer.Message?
+      do {
+        message = try stream.deframer.next()
+      } catch {
+        failCall(stream, error)
+        return
+      }
+      guard let message else { return }
+      if message.compressed {
+        failCall(
+          stream,
+          GRPCStatus(.internal, "compressed message flag set without a grpc-encoding"))
+        return
+      }
+      stream.handler?.receive(message: message.bytes)
+    }
+  }
+
+  func streamEnded(_ streamID: Int32) {
+    guard let stream = streams[streamID], stream.callIsLive else { return }
+    if stream.deframer.bufferedBytes > 0 {
+      failCall(
+        stream,
+        GRPCStatus(
+          .internal,
+          "request ended inside a message (\(stream.deframer.bufferedBytes) bytes left over)"))
+      return
+    }
+    stream.handler?.receiveEnd()
+  }
+
+  func streamClosed(_ streamID: Int32, errorCode: UInt32) {
+    guard let stream = streams.removeValue(forKey: streamID) else { return }
+    stream.deadlineTimer?.cancel()
+    if stream.callIsLive {
+      stream.call?.markFinished()
+      stream.handler?.cancel(GRPCStatus(.cancelled, "the client cancelled the call"))
+    }
+  }
+
+  func streamOutbound(_ streamID: Int32, into buffer: UnsafeMutableRawBufferPointer)
+    -> HTTP2OutboundChunk
+  {
+    guard let stream = streams[streamID] else { return .end(count: 0, trailers: nil) }
+    let count = min(buffer.count, stream.pendingOutboundBytes)
+    if count > 0 {
+      stream.outbound.withUnsafeBytes { source in
+        buffer.copyMemory(
+          from: UnsafeRawBufferPointer(
+            rebasing: source[stream.outboundOffset..<stream.outboundOffset + count]))
+      }
+      stream.outboundOffset += count
+      if stream.outboundOffset == stream.outbound.count {
+        stream.outbound.removeAll(keepingCapacity: true)
+        stream.outboundOffset = 0
+      }
+    }
+    if stream.pendingOutboundBytes == 0, let ending = stream.ending {
+      switch ending {
+      case .trailers(let fields): return .end(count: count, trailers: fields)
+      case .endStream: return .end(count: count, trailers: nil)
+      }
+    }
+    if count > 0 { return .bytes(count) }
+    stream.dataSleeping = true
+    return .pending
+  }
+
+  func streamEndSent(_ streamID: Int32) {
+    // The client may still be sending; it is told to stop, as stock
+    // servers do once the response is complete.
+    guard let stream = streams[streamID], !session.isRemoteClosed(streamID: streamID) else {
+      return
+    }
+    session.resetStream(streamID: streamID, errorCode: stream.resetCodeAfterEnd)
+  }
+}
+
+private func jsonEscaped(_ text: String) -> String {
+  var out = ""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": out += "\\\""
+    case "\\": out += "\\\\"
+    case "\n": out += "\\n"
+    default:
+      if scalar.value < 0x20 {
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+  }
+  return out
+}

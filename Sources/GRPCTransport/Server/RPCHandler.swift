@@ -1,0 +1,18 @@
+/// The server side of one call, created by a service for each stream.
+/// Every method is called on the call's event loop, in this order:
+/// any number of `receive(message:)`, then `receiveEnd()` when the client
+/// half-closes, or `cancel(_:)` at any point once the call can no longer
+/// complete (client reset, deadline passed, connection lost, shutdown).
+public protocol RPCHandler: AnyObject {
+  func receive(message: [UInt8])
+  func receiveEnd()
+  func cancel(_ reason: GRPCStatus)
+}
+
+/// A service answers one gRPC service name (`gauge.v1.WidgetService`).
+public protocol GRPCService: Sendable {
+  var serviceName: String { get }
+  var methodNames: [String] { get }
+  /// nil when the method is unknown: the caller gets UNIMPLEMENTED.
+  func makeHandler(method: String, call: ServerCall) -> RPCHandler?
+}

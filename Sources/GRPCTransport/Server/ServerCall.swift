@@ -1,0 +1,65 @@
+/// The handler's side of a stream: what the call asked for, and the way
+/// back. Bound to the event loop of its connection; every method must be
+/// called on that loop (hop with `execute` from other threads).
+// @unchecked Sendable: a call is handed to other threads only so that they can
+// hop back with `execute`; every other member is used on the owning loop.
+public final class ServerCall: @unchecked Sendable {
+  public let service: String
+  public let method: String
+  public let metadata: Metadata
+  /// When the client's `grpc-timeout` runs out, if it sent one.
+  public let deadline: ContinuousClock.Instant?
+
+  private weak var sink: ServerCallSink?
+  private let streamID: Int32
+  public private(set) var isFinished = false
+
+  init(
+    service: String, method: String, metadata: Metadata, deadline: ContinuousClock.Instant?,
+    streamID: Int32, sink: ServerCallSink
+  ) {
+    self.service = service
+    self.method = method
+    self.metadata = metadata
+    self.deadline = deadline
+    self.streamID = streamID
+    self.sink = sink
+  }
+
+  /// Sends response headers with custom metadata; otherwise they go out with
+  /// the first message or the status.
+  public func sendInitialMetadata(_ metadata: Metadata) {
+    guard !isFinished else { return }
+    sink?.sendInitialMetadata(streamID: streamID, metadata: metadata)
+  }
+
+  public func send(message: [UInt8]) {
+    guard !isFinished else { return }
+    sink?.send(streamID: streamID, message: message)
+  }
+
+  /// Ends the call with a status and optional trailing metadata. Later
+  /// calls are ignored.
+  public func finish(_ status: GRPCStatus, trailers: Metadata = Metadata()) {
+    guard !isFinished else { return }
+    isFinished = true
+    sink?.finish(streamID: streamID, status: status, trailers: trailers)
+  }
+
+  /// Runs `work` on this call's event loop, from any thread.
+  public func execute(_ work: @escaping @Sendable () -> Void) {
+    sink?.execute(work)
+  }
+
+  func markFinished() {
+    isFinished = true
+  }
+}
+
+/// Where a call's output goes: the connection that owns the stream.
+protocol ServerCallSink: AnyObject {
+  func sendInitialMetadata(streamID: Int32, metadata: Metadata)
+  func send(streamID: Int32, message: [UInt8])
+  func finish(streamID: Int32, status: GRPCStatus, trailers: Metadata)
+  func execute(_ work: @escaping @Sendable () -> Void)
+}

@@ -1,0 +1,115 @@
+@testable import GRPCTransport
+
+/// A scheduler whose clock moves only when the test says so.
+final class ManualScheduler: CallScheduler {
+  private(set) var now = ContinuousClock.now
+  private var timers: [(id: Int, at: ContinuousClock.Instant, work: () -> Void)] = []
+  private var nextID = 0
+
+  func execute(_ work: @escaping @Sendable () -> Void) {
+    work()
+  }
+
+  func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork {
+    nextID += 1
+    let id = nextID
+    timers.append((id, now + delay, work))
+    return ScheduledWork { [weak self] in self?.timers.removeAll { $0.id == id } }
+  }
+
+  func advance(by delay: Duration) {
+    now = now + delay
+    let due = timers.filter { $0.at <= now }.sorted { $0.at < $1.at }
+    timers.removeAll { $0.at <= now }
+    for timer in due { timer.work() }
+  }
+
+  var pendingTimers: Int { timers.count }
+}
+
+/// Records what the transport tells a handler.
+final class RecordingHandler: RPCHandler {
+  let call: ServerCall
+  var messages: [[UInt8]] = []
+  var ended = false
+  var cancelled: GRPCStatus?
+  var onEnd: ((RecordingHandler) -> Void)?
+  var onMessage: ((RecordingHandler, [UInt8]) -> Void)?
+
+  init(call: ServerCall) {
+    self.call = call
+  }
+
+  func receive(message: [UInt8]) {
+    messages.append(message)
+    onMessage?(self, message)
+  }
+
+  func receiveEnd() {
+    ended = true
+    onEnd?(self)
+  }
+
+  func cancel(_ reason: GRPCStatus) {
+    cancelled = reason
+  }
+}
+
+/// `test.Echo`: Echo answers its request; Fail ends with the request text as
+/// the status message; Collect counts messages and holds the call open until
+/// the client half-closes; Hold never answers.
+final class EchoService: GRPCService, @unchecked Sendable {
+  // @unchecked Sendable: tests drive it from one thread only.
+  let serviceName = "test.Echo"
+  let methodNames = ["Echo", "Fail", "Collect", "Hold", "Metadata"]
+  var handlers: [RecordingHandler] = []
+
+  func makeHandler(method: String, call: ServerCall) -> RPCHandler? {
+    let handler = RecordingHandler(call: call)
+    handlers.append(handler)
+    switch method {
+    case "Echo":
+      handler.onEnd = { h in
+        h.call.send(message: h.messages.first ?? [])
+        h.call.finish(.ok)
+      }
+    case "Fail":
+      handler.onEnd = { h in
+        let text = String(decoding: h.messages.first ?? [], as: UTF8.self)
+        h.call.finish(GRPCStatus(.invalidArgument, text, details: [1, 2, 3, 250]))
+      }
+    case "Collect":
+      handler.onEnd = { h in
+        h.call.send(message: Array("\(h.messages.count)".utf8))
+        h.call.finish(.ok)
+      }
+    case "Metadata":
+      handler.onEnd = { h in
+        var initial = Metadata()
+        if case .text(let value)? = h.call.metadata["x-echo"] { initial.add("x-echo", value) }
+        h.call.sendInitialMetadata(initial)
+        var trailers = Metadata()
+        if case .binary(let bytes)? = h.call.metadata["x-raw-bin"] {
+          trailers.add("x-raw-bin", .binary(bytes))
+        }
+        h.call.send(message: [])
+        h.call.finish(.ok, trailers: trailers)
+      }
+    default:
+      break
+    }
+    return handler
+  }
+}
+
+func makeConnection(
+  service: EchoService = EchoService(), scheduler: ManualScheduler = ManualScheduler(),
+  configure: (inout ServerConfiguration) -> Void = { _ in }
+) -> (InMemoryHTTP2Client, EchoService, ManualScheduler) {
+  var configuration = ServerConfiguration()
+  configure(&configuration)
+  let connection = GRPCServerConnection(
+    router: Router(services: [service]), configuration: configuration, scheduler: scheduler,
+    outputReady: {})
+  return (InMemoryHTTP2Client(server: connection), service, scheduler)
+}
