@@ -1,0 +1,93 @@
+# gauged: set-up, build and test entry points. GNU make.
+#
+#   make run    install what is missing, build release, start the server
+#   make test   install what is missing, then every check CI runs
+#
+# Variables: BUILD_DIR (SwiftPM scratch path, default .build), LISTEN (default
+# 127.0.0.1:50051), ARGS (extra gauged flags), PYTEST_ARGS (extra pytest flags).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+.NOTPARALLEL:
+
+# The toolchain lives in /opt/swift on our machines; use it when it is not on PATH.
+ifeq ($(shell command -v swift 2>/dev/null),)
+  ifneq ($(wildcard /opt/swift/usr/bin/swift),)
+    export PATH := $(PATH):/opt/swift/usr/bin
+  endif
+endif
+
+SWIFT ?= swift
+PYTHON ?= python3
+BUILD_DIR ?= .build
+LISTEN ?= 127.0.0.1:50051
+ARGS ?=
+PYTEST_ARGS ?=
+
+VENV := .venv
+VENV_PY := $(VENV)/bin/python
+VENV_STAMP := $(VENV)/.gauged-stamp
+E2E_REQUIREMENTS := Tests/e2e/requirements.txt
+
+SWIFT_BUILD := $(SWIFT) build --scratch-path $(BUILD_DIR)
+FORMAT_PATHS := Sources Tests Package.swift
+
+.PHONY: help deps venv build release run protos check-protos format lint unit e2e test bench clean-venv
+
+help:
+	@echo "make run           deps + release build, then start gauged on $(LISTEN) (ARGS=... for more flags)"
+	@echo "make test          deps + venv + check-protos + lint + build + unit + e2e (what CI runs)"
+	@echo "make deps          install missing Debian packages"
+	@echo "make venv          Python virtualenv for the e2e tests ($(VENV))"
+	@echo "make build|release debug | release swift build (BUILD_DIR=$(BUILD_DIR))"
+	@echo "make protos        regenerate Sources/GaugeProtos from proto/"
+	@echo "make check-protos  fail when Sources/GaugeProtos is stale"
+	@echo "make format|lint   swift format in place | lint --strict"
+	@echo "make unit|e2e      swift test | pytest Tests/e2e against $(BUILD_DIR)/debug/gauged"
+
+deps:
+	@scripts/install-deps
+
+$(VENV_STAMP): $(E2E_REQUIREMENTS)
+	@scripts/make-venv "$(VENV)" "$(E2E_REQUIREMENTS)" "$(PYTHON)"
+	@touch $@
+
+venv: $(VENV_STAMP)
+
+clean-venv:
+	rm -rf $(VENV)
+
+build:
+	$(SWIFT_BUILD)
+
+release:
+	$(SWIFT_BUILD) -c release
+
+run: deps release
+	exec $(BUILD_DIR)/release/gauged --listen $(LISTEN) $(ARGS)
+
+protos:
+	scripts/generate-protos
+
+check-protos:
+	scripts/generate-protos --check
+
+format:
+	$(SWIFT) format format --in-place --recursive $(FORMAT_PATHS)
+
+lint:
+	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)
+
+unit:
+	$(SWIFT) test --scratch-path $(BUILD_DIR)
+
+e2e: venv build
+	GAUGED_BIN="$(abspath $(BUILD_DIR))/debug/gauged" $(VENV_PY) -m pytest Tests/e2e $(PYTEST_ARGS)
+
+# Order matters; .NOTPARALLEL keeps it even under -j.
+test: deps venv check-protos lint build unit e2e
+
+bench:
+	@echo "make bench: there are no benchmarks yet" >&2
+	@exit 1

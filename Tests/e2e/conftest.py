@@ -1,0 +1,239 @@
+"""End-to-end fixtures: generated stubs, one real gauged for the session, helpers.
+
+Environment:
+  GAUGED_BIN     the server binary (default .build/debug/gauged)
+  GAUGED_TARGET  host:port of an already running server; no process is started
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+
+E2E_DIR = Path(__file__).resolve().parent
+REPO = E2E_DIR.parents[1]
+GEN_DIR = E2E_DIR / "gen"
+PROTOS = ["gauge/v1/widget.proto", "gauge/v1/widget_service.proto"]
+
+START_TIMEOUT_S = 10.0
+STOP_TIMEOUT_S = 5.0
+
+
+def _generate_stubs() -> None:
+    """Python stubs for gauge.v1 only; google.rpc comes from googleapis-common-protos."""
+    from grpc_tools import protoc
+
+    GEN_DIR.mkdir(exist_ok=True)
+    args = [
+        "grpc_tools.protoc",
+        f"-I{REPO / 'proto'}",
+        f"--python_out={GEN_DIR}",
+        f"--grpc_python_out={GEN_DIR}",
+        *[str(REPO / "proto" / p) for p in PROTOS],
+    ]
+    if protoc.main(args) != 0:
+        raise RuntimeError(f"grpc_tools.protoc failed: {' '.join(args)}")
+
+
+_generate_stubs()
+sys.path.insert(0, str(GEN_DIR))
+sys.path.insert(0, str(E2E_DIR))
+
+
+# --------------------------------------------------------------------------- server
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _tail(path: Path, limit: int = 4000) -> str:
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return "<unreadable>"
+    return text[-limit:] if text else "<empty>"
+
+
+class Server:
+    """A running gauged (spawned here, or external via GAUGED_TARGET)."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen | None = None
+        self.address = ""
+        self.port = 0
+        self.argv: list[str] = []
+        self._logdir = Path(tempfile.mkdtemp(prefix="gauged-e2e-"))
+        self.stdout_path = self._logdir / "stdout"
+        self.stderr_path = self._logdir / "stderr"
+
+    # -- lifecycle
+
+    def start(self) -> None:
+        external = os.environ.get("GAUGED_TARGET")
+        if external:
+            self.address = external
+            self.port = int(external.rsplit(":", 1)[1])
+            self._wait_until_serving(deadline=time.monotonic() + START_TIMEOUT_S)
+            return
+
+        binary = Path(os.environ.get("GAUGED_BIN", REPO / ".build/debug/gauged"))
+        if not binary.is_file() or not os.access(binary, os.X_OK):
+            pytest.fail(
+                f"gauged binary not found at {binary}: run `make build` "
+                "(or set GAUGED_BIN)",
+                pytrace=False,
+            )
+        self.port = _free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        self.argv = [str(binary), "--listen", self.address]
+        if self._supports_memory_flag(binary):
+            self.argv.append("--memory")
+        self.proc = subprocess.Popen(
+            self.argv,
+            stdin=subprocess.DEVNULL,
+            stdout=self.stdout_path.open("wb"),
+            stderr=self.stderr_path.open("wb"),
+            cwd=self._logdir,  # any data a default store writes lands in a temp dir
+        )
+        self._wait_until_serving(deadline=time.monotonic() + START_TIMEOUT_S)
+
+    @staticmethod
+    def _supports_memory_flag(binary: Path) -> bool:
+        try:
+            out = subprocess.run(
+                [str(binary), "--help"],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=5,
+            )
+        except (subprocess.TimeoutExpired, OSError):
+            return False
+        return b"--memory" in out.stdout + out.stderr
+
+    def _wait_until_serving(self, deadline: float) -> None:
+        """Until any gRPC call gets an answer from the server (even NOT_FOUND)."""
+        last = "no attempt"
+        while time.monotonic() < deadline:
+            if self.proc is not None and self.proc.poll() is not None:
+                pytest.fail(
+                    f"gauged exited with status {self.proc.returncode} before serving "
+                    f"gRPC on {self.address}\n{self.describe()}",
+                    pytrace=False,
+                )
+            try:
+                # A private subchannel pool: no reconnect backoff carried between probes.
+                options = [("grpc.use_local_subchannel_pool", 1)]
+                with grpc.insecure_channel(self.address, options=options) as channel:
+                    probe = channel.unary_unary(
+                        "/gauge.v1.WidgetService/GetWidget",
+                        request_serializer=None,
+                        response_deserializer=None,
+                    )
+                    probe(b"\x0a\x0fe2e-start-probe", timeout=0.5)
+                return
+            except grpc.RpcError as err:
+                code = err.code()
+                if code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                    return  # an answer from the server, whatever it is
+                last = f"{code.name}: {err.details()}"
+            time.sleep(0.1)
+        self.stop()
+        pytest.fail(
+            f"gauged did not answer gRPC on {self.address} within {START_TIMEOUT_S:.0f}s "
+            f"(last attempt: {last})\n{self.describe()}",
+            pytrace=False,
+        )
+
+    def stop(self) -> int | None:
+        if self.proc is None or self.proc.poll() is not None:
+            return None if self.proc is None else self.proc.returncode
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            return None
+
+    # -- diagnostics
+
+    def alive(self) -> bool:
+        return self.proc is None or self.proc.poll() is None
+
+    def describe(self) -> str:
+        return (
+            f"command: {' '.join(self.argv) or '(external ' + self.address + ')'}\n"
+            f"--- gauged stderr ---\n{_tail(self.stderr_path)}\n"
+            f"--- gauged stdout ---\n{_tail(self.stdout_path, 1000)}"
+        )
+
+
+@pytest.fixture(scope="session")
+def server():
+    srv = Server()
+    try:
+        srv.start()
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(autouse=True)
+def _server_stays_up(request, server):
+    """Every test starts and ends with a live server; say so clearly when it died."""
+    if not server.alive():
+        pytest.fail(
+            f"gauged is no longer running (exit {server.proc.returncode})\n{server.describe()}",
+            pytrace=False,
+        )
+    yield
+    if not server.alive():
+        pytest.fail(
+            f"gauged died during this test (exit {server.proc.returncode})\n{server.describe()}",
+            pytrace=False,
+        )
+
+
+@pytest.fixture(scope="session")
+def channel(server):
+    with grpc.insecure_channel(server.address) as ch:
+        yield ch
+
+
+@pytest.fixture(scope="session")
+def stub(channel):
+    from gauge.v1 import widget_service_pb2_grpc
+
+    return widget_service_pb2_grpc.WidgetServiceStub(channel)
+
+
+# --------------------------------------------------------------------------- ids
+
+_RUN = secrets.token_hex(3)
+_counter = itertools.count(1)
+
+
+@pytest.fixture
+def new_id(request):
+    """new_id() -> a widget id unique to this test and run, e.g. `e2e-1a2b3c-test_put-4`."""
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", request.node.name).strip("-_")[:80]
+
+    def make(suffix: str = "") -> str:
+        return f"e2e-{_RUN}-{stem}-{next(_counter)}{suffix}"
+
+    return make
