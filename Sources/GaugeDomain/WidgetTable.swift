@@ -1,0 +1,139 @@
+/// Every widget and the server-wide revision counter, as one value: each
+/// transition validates the whole request first and then either applies it
+/// whole, taking exactly one revision, or throws and changes nothing.
+/// Not synchronised; `InMemoryWidgetStore` guards one with a mutex.
+public struct WidgetTable: Sendable {
+  private var widgetsByID: [String: Widget] = [:]
+  private var orderedIDs = SortedIDs([])
+  /// The revision of the last accepted change; 0 before the first.
+  public private(set) var lastRevision: UInt64
+
+  /// Resumes from stored state. If an id repeats, the widget with the higher
+  /// revision wins; the counter never restarts below a stored revision.
+  public init(widgets: [Widget] = [], lastRevision: UInt64 = 0) {
+    var highest = lastRevision
+    for widget in widgets {
+      highest = max(highest, widget.revision)
+      if let known = widgetsByID[widget.id], known.revision > widget.revision { continue }
+      widgetsByID[widget.id] = widget
+    }
+    self.orderedIDs = SortedIDs(widgetsByID.keys)
+    self.lastRevision = highest
+  }
+
+  public var count: Int { widgetsByID.count }
+
+  /// Every widget, ordered by id.
+  public var widgets: [Widget] {
+    orderedIDs.ids.map { widgetsByID[$0]! }
+  }
+
+  public func get(id: String) throws(WidgetError) -> Widget {
+    let id = try Self.validID(id)
+    guard let widget = widgetsByID[id] else { throw .notFound(id: id) }
+    return widget
+  }
+
+  /// One page of the widgets whose id starts with `idPrefix`, ordered by id.
+  public func list(_ query: ListQuery) throws(WidgetError) -> WidgetPage {
+    let request = try PageRequest(query)
+    let prefix = request.idPrefix.utf8
+    var index = orderedIDs.firstIndex(notBefore: request.idPrefix)
+    if let afterID = request.afterID {
+      index = max(index, orderedIDs.firstIndex(after: afterID))
+    }
+    func matches(_ index: Int) -> Bool {
+      index < orderedIDs.count && orderedIDs[index].utf8.starts(with: prefix)
+    }
+    var widgets: [Widget] = []
+    while widgets.count < request.size, matches(index) {
+      widgets.append(widgetsByID[orderedIDs[index]]!)
+      index += 1
+    }
+    let nextPageToken = matches(index) ? PageToken.encode(lastID: widgets.last!.id) : ""
+    return WidgetPage(widgets: widgets, nextPageToken: nextPageToken)
+  }
+
+  /// Creates or replaces the widget; content is built from the request
+  /// alone. A replacement keeps `createdAtMs`.
+  public mutating func put(_ request: WidgetPut, now: Int64) throws(WidgetError) -> WidgetChange {
+    var violations = Violations()
+    let id = violations.requireID(request.id)
+    let resolved = violations.resolve(WidgetDraft(name: request.name, content: request.content))
+    try violations.check()
+    return try store(id: id!, resolved!, now: now)
+  }
+
+  /// Merges the request onto the stored widget, or onto nothing when the id
+  /// is unknown (which creates the widget if the result is complete). An
+  /// update that changes nothing is still accepted, re-stamped and given a
+  /// revision: producers use it as a heartbeat.
+  public mutating func update(_ request: WidgetUpdate, now: Int64) throws(WidgetError)
+    -> WidgetChange
+  {
+    var violations = Violations()
+    let id = violations.requireID(request.id)
+    let stored = id.flatMap { widgetsByID[$0] }
+    var draft = (stored.map(WidgetDraft.init) ?? WidgetDraft(name: nil, content: nil))
+      .overlaid(with: request)
+    // clear_fields is the request's last field, so its violations go last.
+    var clearViolations = Violations()
+    clearViolations.applyClearFields(of: request, to: &draft)
+    let resolved = violations.resolve(draft)
+    violations.append(contentsOf: clearViolations)
+    try violations.check()
+    return try store(id: id!, resolved!, now: now)
+  }
+
+  /// Sets the main value of an existing widget, whatever its template: the
+  /// PublishValues path, where a producer knows the number but not the kind.
+  public mutating func setValue(_ value: Double, id: String, now: Int64) throws(WidgetError)
+    -> WidgetChange
+  {
+    let template: TemplatePatch =
+      switch try get(id: id).content.template {
+      case .gauge: .gauge(GaugePatch(value: value))
+      case .progress: .progress(ProgressPatch(value: value))
+      case .value: .value(PlainValuePatch(value: value))
+      }
+    return try update(WidgetUpdate(id: id, content: ContentPatch(template: template)), now: now)
+  }
+
+  public mutating func delete(id: String) throws(WidgetError) -> WidgetChange {
+    let id = try Self.validID(id)
+    guard widgetsByID[id] != nil else { throw .notFound(id: id) }
+    let revision = try nextRevision()
+    widgetsByID[id] = nil
+    orderedIDs.remove(id)
+    lastRevision = revision
+    return .removed(id: id, revision: revision)
+  }
+
+  private mutating func store(
+    id: String, _ resolved: (name: String, content: Content), now: Int64
+  ) throws(WidgetError) -> WidgetChange {
+    let revision = try nextRevision()
+    let existing = widgetsByID[id]
+    let widget = Widget(
+      id: id, name: resolved.name, content: resolved.content, revision: revision,
+      createdAtMs: existing?.createdAtMs ?? now, updatedAtMs: now)
+    widgetsByID[id] = widget
+    if existing == nil { orderedIDs.insert(id) }
+    lastRevision = revision
+    return .upserted(widget, created: existing == nil)
+  }
+
+  /// Refusing beats wrapping: a repeated revision would break every
+  /// subscriber's resume point.
+  private func nextRevision() throws(WidgetError) -> UInt64 {
+    guard lastRevision < .max else { throw .unavailable("the revision counter is exhausted") }
+    return lastRevision + 1
+  }
+
+  private static func validID(_ id: String) throws(WidgetError) -> String {
+    var violations = Violations()
+    let valid = violations.requireID(id)
+    try violations.check()
+    return valid!
+  }
+}
