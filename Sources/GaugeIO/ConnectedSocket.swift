@@ -1,0 +1,63 @@
+import Glibc
+
+/// A non-blocking, close-on-exec TCP connection with `TCP_NODELAY` set.
+///
+/// Not thread-safe: use it from one thread, normally its event loop's. Closes its descriptor on
+/// deinit if `close()` was not called.
+public final class ConnectedSocket {
+  public let fd: Int32
+  public private(set) var isClosed = false
+
+  /// Takes ownership of a connected, non-blocking descriptor.
+  init(adopting fd: Int32) {
+    self.fd = fd
+    // Best effort: a connection whose peer already reset can refuse the option, and the
+    // failure will surface on the first read or write instead.
+    try? Syscall.setsockopt(fd: fd, level: Int32(IPPROTO_TCP), option: TCP_NODELAY, value: 1)
+  }
+
+  /// Connects, waiting for the handshake on the calling thread; for clients and tests.
+  public static func connect(to address: SocketAddress) throws(IOError) -> ConnectedSocket {
+    let type = Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue)
+    let fd = try Syscall.socket(domain: address.family, type: type, protocol: 0)
+    do throws(IOError) {
+      if try !Syscall.connect(fd: fd, address: address) {
+        try Syscall.waitUntilWritable(fd: fd)
+        let failure = try Syscall.getsockopt(fd: fd, level: SOL_SOCKET, option: SO_ERROR)
+        if failure != 0 { throw IOError(call: "connect", errno: failure) }
+      }
+    } catch {
+      Syscall.close(fd: fd)
+      throw error
+    }
+    return ConnectedSocket(adopting: fd)
+  }
+
+  /// Returns `.processed(0)` once the peer has closed its sending side.
+  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(IOError) -> IOResult<Int> {
+    precondition(!isClosed, "read on a closed ConnectedSocket")
+    return try Syscall.read(fd: fd, into: buffer)
+  }
+
+  public func write(_ bytes: UnsafeRawBufferPointer) throws(IOError) -> IOResult<Int> {
+    precondition(!isClosed, "write on a closed ConnectedSocket")
+    return try Syscall.send(fd: fd, buffer: bytes)
+  }
+
+  /// Writes several buffers with one call, in order.
+  public func write(vectored iovecs: UnsafeBufferPointer<iovec>) throws(IOError) -> IOResult<Int> {
+    precondition(!isClosed, "write on a closed ConnectedSocket")
+    return try Syscall.sendmsg(fd: fd, iovecs: iovecs)
+  }
+
+  /// Idempotent. Deregister the descriptor from its event loop first.
+  public func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    Syscall.close(fd: fd)
+  }
+
+  deinit {
+    close()
+  }
+}
