@@ -47,6 +47,21 @@ def widget(wid: str, name: str | None = "e2e widget", content=None, **content_fi
     return w
 
 
+def same_content(a: wpb.Content, b: wpb.Content) -> bool:
+    """Content equality where an absent enum (trend, gauge.style) equals its zero value:
+    the proto2 default, which a server may echo as present."""
+    return _enums_explicit(a) == _enums_explicit(b)
+
+
+def _enums_explicit(c: wpb.Content) -> wpb.Content:
+    out = wpb.Content()
+    out.CopyFrom(c)
+    out.trend = c.trend
+    if out.HasField("gauge"):
+        out.gauge.style = c.gauge.style
+    return out
+
+
 def put(stub, w: wpb.Widget) -> spb.PutWidgetResponse:
     return stub.PutWidget(spb.PutWidgetRequest(widget=w), timeout=TIMEOUT)
 

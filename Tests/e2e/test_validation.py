@@ -17,6 +17,7 @@ from helpers import (
     get,
     put,
     rpc_error,
+    same_content,
     update,
     violations,
     widget,
@@ -198,7 +199,8 @@ def test_accepted(stub, new_id, case, c):
     resp = put(stub, w)
     assert resp.widget.id == wid
     assert resp.widget.name == w.name
-    assert resp.widget.content == w.content, resp.widget.content  # stored as sent, never clamped
+    # Stored as sent, never clamped.
+    assert same_content(resp.widget.content, w.content), resp.widget.content
     assert get(stub, wid) == resp.widget
 
 

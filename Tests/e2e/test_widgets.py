@@ -18,6 +18,7 @@ from helpers import (
     get,
     put,
     rpc_error,
+    same_content,
     update,
     widget,
 )
@@ -65,7 +66,7 @@ def test_put_replaces_whole(stub, new_id):
     assert w.revision > first.revision
     assert w.name == "new name"
     # Content is replaced whole: nothing of the first content survives.
-    assert w.content == replacement.content, w.content
+    assert same_content(w.content, replacement.content), w.content
     assert not w.content.HasField("label") and not w.content.HasField("subtitle")
     assert not w.content.HasField("icon") and not w.content.HasField("accent_color")
     assert get(stub, wid) == w
@@ -153,7 +154,7 @@ def test_update_only_gauge_value(stub, new_id):
     expected = wpb.Content()
     expected.CopyFrom(before.content)
     expected.gauge.value = 4.5
-    assert after.content == expected, after.content
+    assert same_content(after.content, expected), after.content
     assert after.name == before.name
 
 
@@ -167,7 +168,7 @@ def test_update_clear_fields(stub, new_id):
     expected.CopyFrom(before.content)
     expected.ClearField("subtitle")
     del expected.gauge.marks[:]
-    assert after.content == expected
+    assert same_content(after.content, expected), after.content
     assert get(stub, wid) == after
 
 
@@ -223,7 +224,7 @@ def test_update_unknown_id_creates_when_complete(stub, new_id):
     wid = new_id()
     w = update(stub, wid, name="made by update", content=gauge_content(label="x"))
     assert w.id == wid and w.revision > 0 and w.created_at_ms > 0
-    assert w.content == gauge_content(label="x")
+    assert same_content(w.content, gauge_content(label="x")), w.content
     assert get(stub, wid) == w
 
 
