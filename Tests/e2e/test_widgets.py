@@ -294,7 +294,29 @@ def test_list_page_size_above_1000_accepted(stub, new_id):
     assert resp.next_page_token == ""
 
 
-def test_list_default_page_size_is_at_most_100(stub):
+def test_list_page_size_default_100_and_cap_1000(stub, new_id):
+    prefix = new_id("-")
+    ids = [f"{prefix}{i:04d}" for i in range(1001)]
+    for wid in ids:
+        put(stub, widget(wid, name=None))
+    default = stub.ListWidgets(spb.ListWidgetsRequest(id_prefix=prefix), timeout=TIMEOUT)
+    assert [w.id for w in default.widgets] == ids[:100]
+    assert default.next_page_token
+    capped = stub.ListWidgets(
+        spb.ListWidgetsRequest(id_prefix=prefix, page_size=100000), timeout=TIMEOUT
+    )
+    assert [w.id for w in capped.widgets] == ids[:1000]
+    assert capped.next_page_token
+    rest = stub.ListWidgets(
+        spb.ListWidgetsRequest(id_prefix=prefix, page_size=100000,
+                               page_token=capped.next_page_token),
+        timeout=TIMEOUT,
+    )
+    assert [w.id for w in rest.widgets] == ids[1000:]
+    assert rest.next_page_token == ""
+
+
+def test_list_without_prefix_is_ordered(stub):
     resp = stub.ListWidgets(spb.ListWidgetsRequest(), timeout=TIMEOUT)
     assert len(resp.widgets) <= 100
     ids = [w.id for w in resp.widgets]
