@@ -35,7 +35,9 @@ extension EncodeArena {
     message.pointee.subtitle = cString(content.subtitle)
     message.pointee.icon = cString(content.icon)
     message.pointee.unit = cString(content.unit)
-    message.pointee.has_trend = 1
+    // Zero-valued enums are left out, as the client sent them: a widget
+    // reads back the way it was written.
+    message.pointee.has_trend = content.trend == .unspecified ? 0 : 1
     message.pointee.trend = Gauge__V1__Trend(UInt32(bitPattern: content.trend.rawValue))
     message.pointee.accent_color = cString(content.accentColor)
     message.pointee.background_color = cString(content.backgroundColor)
@@ -51,7 +53,7 @@ extension EncodeArena {
     message.pointee.min_value = gauge.minValue
     message.pointee.has_max_value = 1
     message.pointee.max_value = gauge.maxValue
-    message.pointee.has_style = 1
+    message.pointee.has_style = gauge.style == .automatic ? 0 : 1
     message.pointee.style = Gauge__V1__GaugeStyle(UInt32(bitPattern: gauge.style.rawValue))
     let gradient = gauge.gradient.map { Optional(cString($0)) }
     message.pointee.n_gradient = gradient.count

@@ -58,8 +58,8 @@ import Testing
       #expect(content.label == nil && content.subtitle == nil && content.icon == nil)
       #expect(content.unit == nil && content.accent_color == nil)
       #expect(content.background_color == nil && content.text_color == nil)
-      // Written even at its zero value: see WidgetWire.
-      #expect(content.has_trend == 1 && content.trend == GAUGE__V1__TREND__TREND_UNSPECIFIED)
+      // Left out at its zero value, as a client that never set it sent it.
+      #expect(content.has_trend == 0)
       #expect(value.has_value == 1 && value.value == 3)
       #expect(value.has_min_value == 0)
       #expect(value.has_max_value == 1 && value.max_value == 8)
@@ -75,9 +75,8 @@ import Testing
     let expected: [UInt8] = [
       0x0A, 0x01, 0x61,  // id "a"
       0x12, 0x01, 0x62,  // name "b"
-      0x1A, 0x0D,  // content, 13 bytes:
+      0x1A, 0x0B,  // content, 11 bytes (trend TREND_UNSPECIFIED left out):
       0x12, 0x09, 0x09, 0, 0, 0, 0, 0, 0, 0xE0, 0x3F,  //   progress { value 0.5 }
-      0x70, 0x00,  //   trend TREND_UNSPECIFIED
       0x20, 0x01,  // revision 1
       0x28, 0x02,  // created_at_ms 2
       0x30, 0x03,  // updated_at_ms 3
@@ -105,7 +104,8 @@ extension ContentPatch {
         .gauge(
           GaugePatch(
             value: gauge.value, minValue: gauge.minValue, maxValue: gauge.maxValue,
-            style: gauge.style.rawValue, gradient: gauge.gradient.isEmpty ? nil : gauge.gradient,
+            style: gauge.style == .automatic ? nil : gauge.style.rawValue,
+            gradient: gauge.gradient.isEmpty ? nil : gauge.gradient,
             marks: gauge.marks.isEmpty
               ? nil : gauge.marks.map { MarkPatch(value: $0.value, label: $0.label) },
             currentValueLabel: gauge.currentValueLabel, minLabel: gauge.minLabel,
@@ -117,7 +117,8 @@ extension ContentPatch {
       }
     self.init(
       template: template, label: content.label, subtitle: content.subtitle, icon: content.icon,
-      unit: content.unit, trend: content.trend.rawValue, accentColor: content.accentColor,
+      unit: content.unit, trend: content.trend == .unspecified ? nil : content.trend.rawValue,
+      accentColor: content.accentColor,
       backgroundColor: content.backgroundColor, textColor: content.textColor)
   }
 }
