@@ -1,0 +1,129 @@
+import GaugeIO
+
+/// Moves bytes between one TCP socket and its `GRPCServerConnection`, on
+/// the loop that owns both. Output of every stream is gathered and written
+/// once per loop turn.
+final class ConnectionHandler: EventLoopHandler {
+  private let socket: ConnectedSocket
+  private let loop: EventLoop
+  private let readBuffer: UnsafeMutableRawBufferPointer
+  private var connection: GRPCServerConnection!
+  private var output: [UInt8] = []
+  private var outputOffset = 0
+  private var flushScheduled = false
+  private var wantsWritable = false
+  private var closeAfterFlush = false
+  private(set) var isClosed = false
+  private let onClose: (ConnectionHandler) -> Void
+
+  /// Reads per readiness event before yielding to other connections.
+  private static let readsPerEvent = 4
+
+  init(
+    socket: ConnectedSocket, loop: EventLoop, readBuffer: UnsafeMutableRawBufferPointer,
+    router: Router, configuration: ServerConfiguration,
+    onClose: @escaping (ConnectionHandler) -> Void
+  ) {
+    self.socket = socket
+    self.loop = loop
+    self.readBuffer = readBuffer
+    self.onClose = onClose
+    self.connection = GRPCServerConnection(
+      router: router, configuration: configuration, scheduler: LoopScheduler(loop: loop),
+      outputReady: { [weak self] in self?.scheduleFlush() })
+  }
+
+  func start() throws(IOError) {
+    try loop.register(fd: socket.fd, interest: .readable, handler: self)
+    // The server's SETTINGS go out first.
+    scheduleFlush()
+  }
+
+  func readable() {
+    for _ in 0..<Self.readsPerEvent {
+      guard !isClosed, !closeAfterFlush else { return }
+      let result: IOResult<Int>
+      do {
+        result = try socket.read(into: readBuffer)
+      } catch {
+        close()
+        return
+      }
+      switch result {
+      case .wouldBlock:
+        return
+      case .processed(0):
+        // The peer will send nothing more; whatever it is owed still goes out.
+        closeAfterFlush = true
+        scheduleFlush()
+        return
+      case .processed(let count):
+        if !connection.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])) {
+          closeAfterFlush = true
+        }
+        scheduleFlush()
+        if count < readBuffer.count { return }
+      }
+    }
+  }
+
+  func writable() {
+    flush()
+  }
+
+  /// The peer closed or reset: whatever it is still owed is written if the
+  /// socket takes it, then the connection ends.
+  func hangup() {
+    flush()
+    close()
+  }
+
+  private func scheduleFlush() {
+    guard !flushScheduled, !isClosed else { return }
+    flushScheduled = true
+    loop.afterTurn { [weak self] in self?.flush() }
+  }
+
+  private func flush() {
+    flushScheduled = false
+    guard !isClosed else { return }
+    if !connection.drainOutput(into: &output) { closeAfterFlush = true }
+    while outputOffset < output.count {
+      let result: IOResult<Int>
+      do {
+        result = try output.withUnsafeBytes { bytes throws(IOError) in
+          try socket.write(UnsafeRawBufferPointer(rebasing: bytes[outputOffset...]))
+        }
+      } catch {
+        close()
+        return
+      }
+      switch result {
+      case .processed(let count):
+        outputOffset += count
+      case .wouldBlock:
+        setWritable(true)
+        return
+      }
+    }
+    output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
+    outputOffset = 0
+    setWritable(false)
+    if closeAfterFlush || !connection.isAlive { close() }
+  }
+
+  private func setWritable(_ writable: Bool) {
+    guard writable != wantsWritable else { return }
+    wantsWritable = writable
+    try? loop.setInterest(fd: socket.fd, writable ? [.readable, .writable] : .readable)
+  }
+
+  func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    loop.deregister(fd: socket.fd)
+    socket.close()
+    connection.connectionLost()
+    onClose(self)
+  }
+}
