@@ -1,29 +1,49 @@
 import Synchronization
 
-/// A `WidgetStore` that keeps widgets in memory, one mutex around one
-/// `WidgetTable`. Critical sections hold only the table transition, the
-/// clock read and the observer call.
+/// The `WidgetStore`: widgets live in memory, one mutex around one
+/// `WidgetTable`; an optional `WidgetPersistence` makes each change durable.
+/// Critical sections hold only the table transition, the clock read, the
+/// persistence queueing and the observer call.
 public final class InMemoryWidgetStore: WidgetStore {
   private let table: Mutex<WidgetTable>
   private let clock: @Sendable () -> Int64
   private let observer: (@Sendable (WidgetChange) -> Void)?
+  private let persistence: (any WidgetPersistence)?
+  private let tombstoneRetentionMs: Int64
 
   /// - Parameters:
-  ///   - widgets, lastRevision: state to resume from (see `WidgetTable.init`).
+  ///   - table: state to resume from (see `WidgetTable.init`).
   ///   - clock: Unix milliseconds. Read inside the critical section so
   ///     timestamps never run backwards against revisions.
+  ///   - persistence: told of each change inside the critical section, in
+  ///     revision order; nil keeps widgets in memory only.
+  ///   - tombstoneRetentionMs: how long removals are remembered for resumes.
   ///   - observer: called with each accepted change while the lock is held,
   ///     so observers see changes in strict revision order with no gap or
   ///     reordering between threads. It must be quick and must not call back
   ///     into the store (the mutex is not reentrant).
   public init(
+    table: WidgetTable = WidgetTable(),
+    clock: @escaping @Sendable () -> Int64 = WallClock.unixMilliseconds,
+    persistence: (any WidgetPersistence)? = nil,
+    tombstoneRetentionMs: Int64 = 24 * 3600 * 1000,
+    observer: (@Sendable (WidgetChange) -> Void)? = nil
+  ) {
+    self.table = Mutex(table)
+    self.clock = clock
+    self.persistence = persistence
+    self.tombstoneRetentionMs = tombstoneRetentionMs
+    self.observer = observer
+  }
+
+  public convenience init(
     widgets: [Widget] = [], lastRevision: UInt64 = 0,
     clock: @escaping @Sendable () -> Int64 = WallClock.unixMilliseconds,
     observer: (@Sendable (WidgetChange) -> Void)? = nil
   ) {
-    self.table = Mutex(WidgetTable(widgets: widgets, lastRevision: lastRevision))
-    self.clock = clock
-    self.observer = observer
+    self.init(
+      table: WidgetTable(widgets: widgets, lastRevision: lastRevision), clock: clock,
+      observer: observer)
   }
 
   public func put(_ request: WidgetPut) throws(WidgetError) -> (widget: Widget, created: Bool) {
@@ -39,7 +59,6 @@ public final class InMemoryWidgetStore: WidgetStore {
       apply { (table, now) throws(WidgetError) in try table.update(request, now: now) })
   }
 
-  /// Sets the main value of an existing widget, whatever its template.
   public func setValue(_ value: Double, id: String) throws(WidgetError) -> Widget {
     try upsertedWidget(
       apply { (table, now) throws(WidgetError) in try table.setValue(value, id: id, now: now) })
@@ -54,19 +73,47 @@ public final class InMemoryWidgetStore: WidgetStore {
   }
 
   public func delete(id: String) throws(WidgetError) {
-    _ = try apply { (table, _) throws(WidgetError) in try table.delete(id: id) }
+    let retention = tombstoneRetentionMs
+    _ = try apply { (table, now) throws(WidgetError) in
+      // Expiry rides on removals: tombstones only grow when widgets are
+      // removed, so that is when they need trimming.
+      table.expireTombstones(removedBefore: now - retention)
+      return try table.delete(id: id, now: now)
+    }
   }
 
-  /// Every widget in id order and the revision they are consistent with.
   public func snapshot() -> (widgets: [Widget], lastRevision: UInt64) {
     table.withLock { table in (table.widgets, table.lastRevision) }
+  }
+
+  public func changes(since revision: UInt64) -> ChangesSince {
+    let retention = tombstoneRetentionMs
+    let now = clock()
+    return table.withLock { table in
+      table.expireTombstones(removedBefore: now - retention)
+      return table.changes(since: revision)
+    }
+  }
+
+  public func whenDurable(_ done: @escaping @Sendable (Result<Void, WidgetError>) -> Void) {
+    guard let persistence else { return done(.success(())) }
+    persistence.whenDurable(done)
   }
 
   private func apply(
     _ transition: (inout WidgetTable, Int64) throws(WidgetError) -> WidgetChange
   ) throws(WidgetError) -> WidgetChange {
     try table.withLock { (table) throws(WidgetError) in
-      let change = try transition(&table, clock())
+      if let blocker = persistence?.writeBlocker { throw blocker }
+      let now = clock()
+      let change = try transition(&table, now)
+      if let persistence {
+        if case .removed = change {
+          persistence.record(change, removedAtMs: now)
+        } else {
+          persistence.record(change, removedAtMs: nil)
+        }
+      }
       observer?(change)
       return change
     }

@@ -37,11 +37,21 @@ public struct ListQuery: Sendable, Equatable {
 
 /// Where widgets live. Every implementation validates through the domain,
 /// takes one server-wide revision per accepted change, and applies a change
-/// whole or not at all. Safe to call from any thread.
+/// whole or not at all. Writes return once applied in memory; a caller
+/// acknowledges them only after `whenDurable` says so. Safe to call from any
+/// thread.
 public protocol WidgetStore: Sendable {
   func put(_ request: WidgetPut) throws(WidgetError) -> (widget: Widget, created: Bool)
   func update(_ request: WidgetUpdate) throws(WidgetError) -> Widget
+  /// Sets the main value of an existing widget, whatever its template.
+  func setValue(_ value: Double, id: String) throws(WidgetError) -> Widget
   func get(id: String) throws(WidgetError) -> Widget
   func list(_ query: ListQuery) throws(WidgetError) -> WidgetPage
   func delete(id: String) throws(WidgetError)
+  /// Every widget in id order and the revision they are consistent with.
+  func snapshot() -> (widgets: [Widget], lastRevision: UInt64)
+  func changes(since revision: UInt64) -> ChangesSince
+  /// Calls `done` (at once, or later on any thread) when every write applied
+  /// before this call is durable, or with the error that kept it from disk.
+  func whenDurable(_ done: @escaping @Sendable (Result<Void, WidgetError>) -> Void)
 }

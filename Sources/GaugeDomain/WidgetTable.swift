@@ -5,20 +5,53 @@
 public struct WidgetTable: Sendable {
   private var widgetsByID: [String: Widget] = [:]
   private var orderedIDs = SortedIDs([])
+  private var tombstoneLog: TombstoneLog
   /// The revision of the last accepted change; 0 before the first.
   public private(set) var lastRevision: UInt64
 
   /// Resumes from stored state. If an id repeats, the widget with the higher
   /// revision wins; the counter never restarts below a stored revision.
-  public init(widgets: [Widget] = [], lastRevision: UInt64 = 0) {
+  /// `horizon`: resumes from a revision below it cannot be answered (removals
+  /// before it are forgotten, or it predates this table's history).
+  public init(
+    widgets: [Widget] = [], lastRevision: UInt64 = 0, tombstones: [Tombstone] = [],
+    horizon: UInt64 = 0
+  ) {
     var highest = lastRevision
     for widget in widgets {
       highest = max(highest, widget.revision)
       if let known = widgetsByID[widget.id], known.revision > widget.revision { continue }
       widgetsByID[widget.id] = widget
     }
-    self.orderedIDs = SortedIDs(widgetsByID.keys)
+    for tombstone in tombstones { highest = max(highest, tombstone.revision) }
+    let live = widgetsByID
+    self.orderedIDs = SortedIDs(live.keys)
     self.lastRevision = highest
+    self.tombstoneLog = TombstoneLog(tombstones.filter { live[$0.id] == nil }, horizon: horizon)
+  }
+
+  /// Removals still remembered, in revision order.
+  public var tombstones: [Tombstone] { tombstoneLog.all }
+
+  public var horizon: UInt64 { tombstoneLog.horizon }
+
+  /// What changed after `revision`, or `.unknown` when that cannot be told.
+  public func changes(since revision: UInt64) -> ChangesSince {
+    guard revision >= tombstoneLog.horizon, revision <= lastRevision else { return .unknown }
+    let upserts = orderedIDs.ids.compactMap { id -> Widget? in
+      let widget = widgetsByID[id]!
+      return widget.revision > revision ? widget : nil
+    }
+    return .changes(
+      upserts: upserts, removals: tombstoneLog.removals(after: revision),
+      lastRevision: lastRevision)
+  }
+
+  /// Forgets removals made before `cutoffMs`; resumes from before the
+  /// newest forgotten one get `.unknown` from then on.
+  @discardableResult
+  public mutating func expireTombstones(removedBefore cutoffMs: Int64) -> Int {
+    tombstoneLog.expire(removedBefore: cutoffMs)
   }
 
   public var count: Int { widgetsByID.count }
@@ -99,12 +132,13 @@ public struct WidgetTable: Sendable {
     return try update(WidgetUpdate(id: id, content: ContentPatch(template: template)), now: now)
   }
 
-  public mutating func delete(id: String) throws(WidgetError) -> WidgetChange {
+  public mutating func delete(id: String, now: Int64 = 0) throws(WidgetError) -> WidgetChange {
     let id = try Self.validID(id)
     guard widgetsByID[id] != nil else { throw .notFound(id: id) }
     let revision = try nextRevision()
     widgetsByID[id] = nil
     orderedIDs.remove(id)
+    tombstoneLog.record(Tombstone(id: id, revision: revision, removedAtMs: now))
     lastRevision = revision
     return .removed(id: id, revision: revision)
   }
@@ -118,7 +152,10 @@ public struct WidgetTable: Sendable {
       id: id, name: resolved.name, content: resolved.content, revision: revision,
       createdAtMs: existing?.createdAtMs ?? now, updatedAtMs: now)
     widgetsByID[id] = widget
-    if existing == nil { orderedIDs.insert(id) }
+    if existing == nil {
+      orderedIDs.insert(id)
+      tombstoneLog.forget(id: id)
+    }
     lastRevision = revision
     return .upserted(widget, created: existing == nil)
   }
