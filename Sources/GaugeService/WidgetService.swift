@@ -3,8 +3,9 @@ import GaugeDomain
 import GaugeWire
 
 /// `gauge.v1.WidgetService`: protobuf in, domain calls, protobuf out. The
-/// handlers run on the caller's event loop; the store is thread-safe and its
-/// critical sections are short, so unary calls complete inline.
+/// handlers run on the caller's event loop; the store is thread-safe with
+/// short critical sections, so a write is applied inline and acknowledged
+/// once the store says it is durable.
 public struct WidgetService: GRPCService {
   public let serviceName = "gauge.v1.WidgetService"
   public let methodNames = [
@@ -20,56 +21,83 @@ public struct WidgetService: GRPCService {
   public func makeHandler(method: String, call: ServerCall) -> RPCHandler? {
     switch method {
     case "PutWidget":
-      return unary(call, decode: WidgetWire.decodePutWidgetRequest) { request throws(WidgetError) in
+      return write(call, decode: WidgetWire.decodePutWidgetRequest) {
+        request throws(WidgetError) in
         let (widget, created) = try store.put(request)
         return WidgetWire.encodePutWidgetResponse(widget: widget, created: created)
       }
     case "UpdateWidget":
-      return unary(call, decode: WidgetWire.decodeUpdateWidgetRequest) {
+      return write(call, decode: WidgetWire.decodeUpdateWidgetRequest) {
         request throws(WidgetError) in
         WidgetWire.encodeWidget(try store.update(request))
       }
+    case "DeleteWidget":
+      return write(call, decode: WidgetWire.decodeDeleteWidgetRequest) { id throws(WidgetError) in
+        try store.delete(id: id)
+        return WidgetWire.encodeDeleteWidgetResponse()
+      }
     case "GetWidget":
-      return unary(call, decode: WidgetWire.decodeGetWidgetRequest) { id throws(WidgetError) in
+      return read(call, decode: WidgetWire.decodeGetWidgetRequest) { id throws(WidgetError) in
         WidgetWire.encodeWidget(try store.get(id: id))
       }
     case "ListWidgets":
-      return unary(call, decode: WidgetWire.decodeListWidgetsRequest) {
+      return read(call, decode: WidgetWire.decodeListWidgetsRequest) {
         query throws(WidgetError) in
         WidgetWire.encodeListWidgetsResponse(try store.list(query))
-      }
-    case "DeleteWidget":
-      return unary(call, decode: WidgetWire.decodeDeleteWidgetRequest) { id throws(WidgetError) in
-        try store.delete(id: id)
-        return WidgetWire.encodeDeleteWidgetResponse()
       }
     default:
       return nil
     }
   }
 
-  /// Decode, run, encode; every failure becomes the status a stock client
-  /// expects.
-  private func unary<Request>(
+  /// A write is answered only once it is as durable as the store promises.
+  private func write<Request>(
     _ call: ServerCall,
     decode: @escaping (UnsafeRawBufferPointer) throws(WireError) -> Request,
     _ body: @escaping (Request) throws(WidgetError) -> [UInt8]
   ) -> RPCHandler {
-    let method = call.method
-    return UnaryHandler(call: call) { bytes, _ in
-      let decoded: Result<Request, WireError> = bytes.withUnsafeBytes { raw in
-        Result { () throws(WireError) in try decode(raw) }
+    let store = self.store
+    return unary(call, decode: decode) { request, responder in
+      let response: [UInt8]
+      do throws(WidgetError) {
+        response = try body(request)
+      } catch {
+        return responder.respond(.failure(error.grpcStatus))
       }
-      switch decoded {
+      store.whenDurable { durable in
+        responder.respond(durable.map { response }.mapError(\.grpcStatus))
+      }
+    }
+  }
+
+  private func read<Request>(
+    _ call: ServerCall,
+    decode: @escaping (UnsafeRawBufferPointer) throws(WireError) -> Request,
+    _ body: @escaping (Request) throws(WidgetError) -> [UInt8]
+  ) -> RPCHandler {
+    unary(call, decode: decode) { request, responder in
+      do throws(WidgetError) {
+        responder.respond(.success(try body(request)))
+      } catch {
+        responder.respond(.failure(error.grpcStatus))
+      }
+    }
+  }
+
+  private func unary<Request>(
+    _ call: ServerCall,
+    decode: @escaping (UnsafeRawBufferPointer) throws(WireError) -> Request,
+    _ body: @escaping (Request, UnaryResponder) -> Void
+  ) -> RPCHandler {
+    let method = call.method
+    return UnaryHandler(call: call) { bytes, responder in
+      switch WireDecoding.decode(bytes, with: decode) {
       case .failure(let error):
-        return .failure(
-          GRPCStatus(.internal, "could not parse the \(method) request: \(error.message)"))
+        responder.respond(
+          .failure(
+            GRPCStatus(.internal, "could not parse the \(method) request: \(error.message)")))
       case .success(let request):
-        do throws(WidgetError) {
-          return .success(try body(request))
-        } catch {
-          return .failure(error.grpcStatus)
-        }
+        body(request, responder)
       }
     }
   }

@@ -3,6 +3,7 @@
 /// A scheduler whose clock moves only when the test says so.
 final class ManualScheduler: CallScheduler {
   private(set) var now = ContinuousClock.now
+  let inLoop = true
   private var timers: [(id: Int, at: ContinuousClock.Instant, work: () -> Void)] = []
   private var nextID = 0
 

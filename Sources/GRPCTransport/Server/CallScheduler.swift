@@ -2,6 +2,8 @@
 /// server, a manual one in tests.
 public protocol CallScheduler: AnyObject {
   var now: ContinuousClock.Instant { get }
+  /// True on the scheduler's own thread.
+  var inLoop: Bool { get }
   /// Runs `work` on the scheduler's thread, from any thread.
   func execute(_ work: @escaping @Sendable () -> Void)
   /// Runs `work` on the scheduler's thread after `delay`; the returned value

@@ -268,6 +268,8 @@ extension GRPCServerConnection: ServerCallSink {
   func execute(_ work: @escaping @Sendable () -> Void) {
     scheduler.execute(work)
   }
+
+  var inLoop: Bool { scheduler.inLoop }
 }
 
 // MARK: - HTTP2SessionDelegate

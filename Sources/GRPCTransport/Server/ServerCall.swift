@@ -51,6 +51,12 @@ public final class ServerCall: @unchecked Sendable {
     sink?.execute(work)
   }
 
+  /// Runs `work` now when already on the call's loop, otherwise hops there.
+  public func onLoop(_ work: @escaping @Sendable () -> Void) {
+    guard let sink else { return }
+    if sink.inLoop { work() } else { sink.execute(work) }
+  }
+
   func markFinished() {
     isFinished = true
   }
@@ -62,4 +68,5 @@ protocol ServerCallSink: AnyObject {
   func send(streamID: Int32, message: [UInt8])
   func finish(streamID: Int32, status: GRPCStatus, trailers: Metadata)
   func execute(_ work: @escaping @Sendable () -> Void)
+  var inLoop: Bool { get }
 }

@@ -1,7 +1,9 @@
 /// Adapts a request-in, response-out function to `RPCHandler`: it waits for
-/// exactly one request message and the client's half-close.
+/// exactly one request message and the client's half-close, then runs the
+/// body, which answers through a `UnaryResponder` now or later, from any
+/// thread.
 public final class UnaryHandler: RPCHandler {
-  public typealias Body = (_ request: [UInt8], _ call: ServerCall) -> Result<[UInt8], GRPCStatus>
+  public typealias Body = (_ request: [UInt8], _ responder: UnaryResponder) -> Void
 
   private let call: ServerCall
   private let body: Body
@@ -26,14 +28,32 @@ public final class UnaryHandler: RPCHandler {
       call.finish(GRPCStatus(.unimplemented, "unary method received no request message"))
       return
     }
-    switch body(request, call) {
-    case .success(let response):
-      call.send(message: response)
-      call.finish(.ok)
-    case .failure(let status):
-      call.finish(status)
-    }
+    body(request, UnaryResponder(call: call))
   }
 
   public func cancel(_ reason: GRPCStatus) {}
+}
+
+/// The way back for one unary call; usable from any thread, once.
+public struct UnaryResponder: Sendable {
+  private let call: ServerCall
+
+  init(call: ServerCall) {
+    self.call = call
+  }
+
+  public var metadata: Metadata { call.metadata }
+
+  public func respond(_ result: Result<[UInt8], GRPCStatus>) {
+    let call = self.call
+    call.onLoop {
+      switch result {
+      case .success(let response):
+        call.send(message: response)
+        call.finish(.ok)
+      case .failure(let status):
+        call.finish(status)
+      }
+    }
+  }
 }

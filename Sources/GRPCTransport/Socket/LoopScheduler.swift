@@ -10,6 +10,8 @@ final class LoopScheduler: CallScheduler {
 
   var now: ContinuousClock.Instant { loop.now }
 
+  var inLoop: Bool { loop.inEventLoop }
+
   func execute(_ work: @escaping @Sendable () -> Void) {
     loop.execute(work)
   }
