@@ -225,3 +225,46 @@ import Testing
     }
   }
 }
+
+@Suite struct OutboundDrainTests {
+  /// A stream whose handler sends one message each time the transport says
+  /// it drained: the handler is asked for more only as fast as HTTP/2 takes it.
+  @Test func drainedCallbackPullsMessagesAsFlowControlAllows() {
+    let (client, service, _) = makeConnection()
+    let stream = client.start(
+      headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Echo/Hold"), body: framed([1]),
+      end: true)
+    client.exchange()
+    let call = service.handlers[0].call
+    var produced = 0
+    call.onOutboundDrained = {
+      guard produced < 5 else { return call.finish(.ok) }
+      produced += 1
+      call.send(message: [UInt8(produced)])
+    }
+    call.sendInitialMetadata(Metadata())
+    client.exchange()
+    #expect(client.responses[stream]!.messages == [[1], [2], [3], [4], [5]])
+    #expect(client.responses[stream]!.grpcStatus == 0)
+  }
+
+  @Test func pendingBytesCountWhatFlowControlHoldsBack() {
+    let (client, service, _) = makeConnection(readsEagerly: false)
+    let stream = client.start(
+      headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Echo/Hold"), body: framed([1]),
+      end: true)
+    client.exchange()
+    let call = service.handlers[0].call
+    // The client's default stream window is 65,535 bytes: the rest waits.
+    call.send(message: [UInt8](repeating: 7, count: 100_000))
+    client.exchange()
+    #expect(call.pendingOutboundBytes == 100_005 - 65_535)
+    var drained = 0
+    call.onOutboundDrained = { drained += 1 }
+    client.consumeAll()
+    client.exchange()
+    #expect(call.pendingOutboundBytes == 0)
+    #expect(client.responses[stream]!.body.count == 100_005)
+    #expect(drained >= 1)
+  }
+}

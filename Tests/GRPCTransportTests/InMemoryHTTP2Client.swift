@@ -49,7 +49,9 @@ final class InMemoryHTTP2Client {
   private var uploads: [Int32: (bytes: [UInt8], offset: Int, end: Bool)] = [:]
   let server: GRPCServerConnection
 
-  init(server: GRPCServerConnection) {
+  /// With `readsEagerly` false the client never opens its receive window
+  /// again: a peer that has stopped reading.
+  init(server: GRPCServerConnection, readsEagerly: Bool = true) {
     self.server = server
     var callbacks: OpaquePointer?
     nghttp2_session_callbacks_new(&callbacks)
@@ -57,7 +59,12 @@ final class InMemoryHTTP2Client {
     nghttp2_session_callbacks_set_on_header_callback(callbacks, clientOnHeader)
     nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, clientOnData)
     nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, clientOnClose)
-    nghttp2_session_client_new(&session, callbacks, Unmanaged.passUnretained(self).toOpaque())
+    var options: OpaquePointer?
+    nghttp2_option_new(&options)
+    defer { nghttp2_option_del(options) }
+    nghttp2_option_set_no_auto_window_update(options, readsEagerly ? 0 : 1)
+    nghttp2_session_client_new2(
+      &session, callbacks, Unmanaged.passUnretained(self).toOpaque(), options)
     nghttp2_submit_settings(session, 0, nil, 0)
   }
 
@@ -103,6 +110,14 @@ final class InMemoryHTTP2Client {
     uploads[streamID]!.bytes += bytes
     uploads[streamID]!.end = end
     nghttp2_session_resume_data(session, streamID)
+  }
+
+  /// Opens the receive windows again by what was read, like a reader that
+  /// catches up.
+  func consumeAll() {
+    for (stream, response) in responses {
+      nghttp2_session_consume(session, stream, response.body.count)
+    }
   }
 
   func reset(_ streamID: Int32, code: UInt32 = NGHTTP2_CANCEL.rawValue) {

@@ -105,12 +105,12 @@ final class EchoService: GRPCService, @unchecked Sendable {
 
 func makeConnection(
   service: EchoService = EchoService(), scheduler: ManualScheduler = ManualScheduler(),
-  configure: (inout ServerConfiguration) -> Void = { _ in }
+  readsEagerly: Bool = true, configure: (inout ServerConfiguration) -> Void = { _ in }
 ) -> (InMemoryHTTP2Client, EchoService, ManualScheduler) {
   var configuration = ServerConfiguration()
   configure(&configuration)
   let connection = GRPCServerConnection(
     router: Router(services: [service]), configuration: configuration, scheduler: scheduler,
     outputReady: {})
-  return (InMemoryHTTP2Client(server: connection), service, scheduler)
+  return (InMemoryHTTP2Client(server: connection, readsEagerly: readsEagerly), service, scheduler)
 }

@@ -270,6 +270,10 @@ extension GRPCServerConnection: ServerCallSink {
   }
 
   var inLoop: Bool { scheduler.inLoop }
+
+  func pendingOutboundBytes(streamID: Int32) -> Int {
+    streams[streamID]?.pendingOutboundBytes ?? 0
+  }
 }
 
 // MARK: - HTTP2SessionDelegate
@@ -340,6 +344,11 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     -> HTTP2OutboundChunk
   {
     guard let stream = streams[streamID] else { return .end(count: 0, trailers: nil) }
+    if stream.pendingOutboundBytes == 0, stream.ending == nil, let call = stream.call {
+      // Flow control wants more: a coalescing handler fills the buffer now,
+      // with the latest state, rather than having queued it earlier.
+      call.onOutboundDrained?()
+    }
     let count = min(buffer.count, stream.pendingOutboundBytes)
     if count > 0 {
       stream.outbound.withUnsafeBytes { source in

@@ -10,6 +10,11 @@ public final class ServerCall: @unchecked Sendable {
   /// When the client's `grpc-timeout` runs out, if it sent one.
   public let deadline: ContinuousClock.Instant?
 
+  /// Called on the loop when the stream has sent everything queued and
+  /// HTTP/2 flow control would take more: the moment for a producer that
+  /// coalesces (a subscription) to send its next batch.
+  public var onOutboundDrained: (() -> Void)?
+
   private weak var sink: ServerCallSink?
   private let streamID: Int32
   public private(set) var isFinished = false
@@ -36,6 +41,12 @@ public final class ServerCall: @unchecked Sendable {
   public func send(message: [UInt8]) {
     guard !isFinished else { return }
     sink?.send(streamID: streamID, message: message)
+  }
+
+  /// Response bytes queued on this stream that HTTP/2 has not sent yet
+  /// (held back by flow control or not yet written).
+  public var pendingOutboundBytes: Int {
+    sink?.pendingOutboundBytes(streamID: streamID) ?? 0
   }
 
   /// Ends the call with a status and optional trailing metadata. Later
@@ -69,4 +80,5 @@ protocol ServerCallSink: AnyObject {
   func finish(streamID: Int32, status: GRPCStatus, trailers: Metadata)
   func execute(_ work: @escaping @Sendable () -> Void)
   var inLoop: Bool { get }
+  func pendingOutboundBytes(streamID: Int32) -> Int
 }
