@@ -120,16 +120,35 @@ public struct WidgetTable: Sendable {
 
   /// Sets the main value of an existing widget, whatever its template: the
   /// PublishValues path, where a producer knows the number but not the kind.
+  /// The stored widget is valid, so only the rules that involve the value
+  /// are checked: the same rules, and messages, as a full update.
   public mutating func setValue(_ value: Double, id: String, now: Int64) throws(WidgetError)
     -> WidgetChange
   {
-    let template: TemplatePatch =
-      switch try get(id: id).content.template {
-      case .gauge: .gauge(GaugePatch(value: value))
-      case .progress: .progress(ProgressPatch(value: value))
-      case .value: .value(PlainValuePatch(value: value))
+    var content = try get(id: id).content
+    var violations = Violations()
+    switch content.template {
+    case .gauge(var gauge):
+      let field = "content.gauge.value"
+      if let finite = violations.requireFinite(value, at: field) {
+        violations.requireWithin(finite, gauge.minValue...gauge.maxValue, at: field)
       }
-    return try update(WidgetUpdate(id: id, content: ContentPatch(template: template)), now: now)
+      gauge.value = value
+      content.template = .gauge(gauge)
+    case .progress(var progress):
+      let field = "content.progress.value"
+      if let finite = violations.requireFinite(value, at: field) {
+        violations.requireWithin(finite, 0...1, at: field)
+      }
+      progress.value = value
+      content.template = .progress(progress)
+    case .value(var plain):
+      _ = violations.requireFinite(value, at: "content.value.value")
+      plain.value = value
+      content.template = .value(plain)
+    }
+    try violations.check()
+    return try store(id: id, (widgetsByID[id]!.name, content), now: now)
   }
 
   public mutating func delete(id: String, now: Int64 = 0) throws(WidgetError) -> WidgetChange {

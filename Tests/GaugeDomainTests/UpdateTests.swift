@@ -189,3 +189,38 @@ import Testing
     #expect(fields(found) == ["id"])
   }
 }
+
+@Suite struct SetValueMatchesUpdateTests {
+  /// The PublishValues fast path must accept and reject exactly as a full
+  /// update of the value would, with the same messages.
+  @Test(arguments: [
+    (gaugeDraft(), 4.0), (gaugeDraft(), 5.0), (gaugeDraft(), 5.5), (gaugeDraft(), -0.1),
+    (gaugeDraft(), .nan), (gaugeDraft(), .infinity), (progressDraft(0.5), 1.0),
+    (progressDraft(0.5), 1.01), (progressDraft(0.5), -.infinity),
+    (plainValueDraft(1, min: 0, max: 2), 99.0), (plainValueDraft(1), .nan),
+  ])
+  func sameOutcomeAsUpdate(draft: ContentPatch, value: Double) {
+    var fast = WidgetTable()
+    _ = try? fast.put(WidgetPut(id: "w", content: draft), now: 1)
+    var full = fast
+    let template: TemplatePatch =
+      switch draft.template! {
+      case .gauge: .gauge(GaugePatch(value: value))
+      case .progress: .progress(ProgressPatch(value: value))
+      case .value: .value(PlainValuePatch(value: value))
+      }
+    let viaUpdate = Result { () throws(WidgetError) in
+      try full.update(WidgetUpdate(id: "w", content: ContentPatch(template: template)), now: 2)
+    }
+    let viaSetValue = Result { () throws(WidgetError) in try fast.setValue(value, id: "w", now: 2) }
+    switch (viaUpdate, viaSetValue) {
+    case (.success(let expected), .success(let got)):
+      #expect(got == expected)
+    case (.failure(let expected), .failure(let got)):
+      #expect(got == expected)
+    default:
+      Issue.record("update gave \(viaUpdate), setValue gave \(viaSetValue)")
+    }
+    #expect(fast.lastRevision == full.lastRevision)
+  }
+}
