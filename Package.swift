@@ -68,6 +68,11 @@ let package = Package(
       dependencies: ["GaugeWire", "GaugeDomain", "GaugeProtos", "CProtobufC"],
       swiftSettings: strict
     ),
+    .testTarget(
+      name: "GaugeServiceTests",
+      dependencies: ["GaugeService", "GaugeDomain", "GRPCTransport"],
+      swiftSettings: strict
+    ),
     .testTarget(name: "GaugeIOTests", dependencies: ["GaugeIO"], swiftSettings: strict),
     .testTarget(
       name: "GRPCTransportTests",

@@ -9,17 +9,25 @@ import GaugeWire
 public struct WidgetService: GRPCService {
   public let serviceName = "gauge.v1.WidgetService"
   public let methodNames = [
-    "PutWidget", "UpdateWidget", "GetWidget", "ListWidgets", "DeleteWidget",
+    "PutWidget", "UpdateWidget", "GetWidget", "ListWidgets", "DeleteWidget", "PublishValues",
+    "Subscribe",
   ]
 
   private let store: any WidgetStore
+  private let hub: ChangeHub
 
-  public init(store: any WidgetStore) {
+  /// `hub` must be the store's observer, so that Subscribe sees its changes.
+  public init(store: any WidgetStore, hub: ChangeHub) {
     self.store = store
+    self.hub = hub
   }
 
   public func makeHandler(method: String, call: ServerCall) -> RPCHandler? {
     switch method {
+    case "PublishValues":
+      return PublishValuesHandler(call: call, store: store)
+    case "Subscribe":
+      return SubscribeHandler(call: call, store: store, hub: hub)
     case "PutWidget":
       return write(call, decode: WidgetWire.decodePutWidgetRequest) {
         request throws(WidgetError) in

@@ -27,12 +27,13 @@ var configuration = ServerConfiguration()
 configuration.maxReceiveMessageBytes = options.maxMessageBytes
 configuration.serverName = "gauged/\(version)"
 
-let store = InMemoryWidgetStore()
+let hub = ChangeHub()
+let store = InMemoryWidgetStore(observer: hub.publish)
 let server: GRPCServer
 do {
   server = try GRPCServer(
     address: try SocketAddress(parsing: options.listen), threads: threads,
-    configuration: configuration, services: [WidgetService(store: store)])
+    configuration: configuration, services: [WidgetService(store: store, hub: hub)])
 } catch {
   Console.error("gauged: cannot serve on \(options.listen): \(error)")
   exit(1)

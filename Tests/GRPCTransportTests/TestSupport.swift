@@ -4,6 +4,7 @@
 final class ManualScheduler: CallScheduler {
   private(set) var now = ContinuousClock.now
   let inLoop = true
+  var loopExecutor: any LoopExecutor { ImmediateExecutor.shared }
   private var timers: [(id: Int, at: ContinuousClock.Instant, work: () -> Void)] = []
   private var nextID = 0
 
@@ -113,4 +114,13 @@ func makeConnection(
     router: Router(services: [service]), configuration: configuration, scheduler: scheduler,
     outputReady: {})
   return (InMemoryHTTP2Client(server: connection, readsEagerly: readsEagerly), service, scheduler)
+}
+
+/// Runs work at once on the calling thread: the tests' single "loop".
+final class ImmediateExecutor: LoopExecutor {
+  static let shared = ImmediateExecutor()
+
+  func execute(_ work: @escaping @Sendable () -> Void) {
+    work()
+  }
 }

@@ -147,6 +147,8 @@ def grpc_messages(data: bytes) -> list[bytes]:
     out, i = [], 0
     while i + 5 <= len(data):
         _flag, n = struct.unpack(">BI", data[i : i + 5])
+        if i + 5 + n > len(data):
+            break  # the rest of this message has not arrived yet
         out.append(data[i + 5 : i + 5 + n])
         i += 5 + n
     return out

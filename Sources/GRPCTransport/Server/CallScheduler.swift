@@ -4,6 +4,10 @@ public protocol CallScheduler: AnyObject {
   var now: ContinuousClock.Instant { get }
   /// True on the scheduler's own thread.
   var inLoop: Bool { get }
+  /// The thread's own executor, the same object for every connection it
+  /// serves: per-thread state (a fan-out inbox) can be keyed by it, and it
+  /// outlives any one connection.
+  var loopExecutor: any LoopExecutor { get }
   /// Runs `work` on the scheduler's thread, from any thread.
   func execute(_ work: @escaping @Sendable () -> Void)
   /// Runs `work` on the scheduler's thread after `delay`; the returned value
@@ -21,4 +25,9 @@ public struct ScheduledWork {
   public func cancel() {
     cancelAction()
   }
+}
+
+/// Runs work on one thread's loop, from any thread.
+public protocol LoopExecutor: AnyObject, Sendable {
+  func execute(_ work: @escaping @Sendable () -> Void)
 }

@@ -271,6 +271,14 @@ extension GRPCServerConnection: ServerCallSink {
 
   var inLoop: Bool { scheduler.inLoop }
 
+  var loopExecutor: any LoopExecutor { scheduler.loopExecutor }
+
+  var now: ContinuousClock.Instant { scheduler.now }
+
+  func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork {
+    scheduler.schedule(after: delay, work)
+  }
+
   func pendingOutboundBytes(streamID: Int32) -> Int {
     streams[streamID]?.pendingOutboundBytes ?? 0
   }

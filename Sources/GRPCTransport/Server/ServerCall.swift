@@ -62,6 +62,17 @@ public final class ServerCall: @unchecked Sendable {
     sink?.execute(work)
   }
 
+  /// The executor of the loop this call runs on, shared by all its calls.
+  public var loopExecutor: (any LoopExecutor)? { sink?.loopExecutor }
+
+  /// Runs `work` on the call's loop after `delay`; the result cancels it.
+  public func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork? {
+    sink?.schedule(after: delay, work)
+  }
+
+  /// The loop's clock, cached per turn.
+  public var now: ContinuousClock.Instant { sink?.now ?? .now }
+
   /// Runs `work` now when already on the call's loop, otherwise hops there.
   public func onLoop(_ work: @escaping @Sendable () -> Void) {
     guard let sink else { return }
@@ -80,5 +91,8 @@ protocol ServerCallSink: AnyObject {
   func finish(streamID: Int32, status: GRPCStatus, trailers: Metadata)
   func execute(_ work: @escaping @Sendable () -> Void)
   var inLoop: Bool { get }
+  var loopExecutor: any LoopExecutor { get }
+  var now: ContinuousClock.Instant { get }
+  func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork
   func pendingOutboundBytes(streamID: Int32) -> Int
 }

@@ -12,6 +12,8 @@ final class LoopScheduler: CallScheduler {
 
   var inLoop: Bool { loop.inEventLoop }
 
+  var loopExecutor: any LoopExecutor { loop }
+
   func execute(_ work: @escaping @Sendable () -> Void) {
     loop.execute(work)
   }
@@ -22,3 +24,5 @@ final class LoopScheduler: CallScheduler {
     return ScheduledWork { loop.cancel(handle) }
   }
 }
+
+extension EventLoop: LoopExecutor {}

@@ -1,0 +1,39 @@
+import GRPCTransport
+import GaugeDomain
+import Synchronization
+
+/// Fans every accepted change out to the event loops that have subscribers.
+/// `publish` is the store's observer: it runs inside the store's critical
+/// section, so changes reach each loop's inbox in revision order, and it
+/// only queues (it never waits on a subscriber or a socket).
+public final class ChangeHub: Sendable {
+  private let inboxes = Mutex<[ObjectIdentifier: LoopInbox]>([:])
+
+  public init() {}
+
+  public func publish(_ change: WidgetChange) {
+    inboxes.withLock { inboxes in
+      for inbox in inboxes.values where inbox.subscriberCount.load(ordering: .relaxed) > 0 {
+        inbox.post(change)
+      }
+    }
+  }
+
+  /// Attaches a subscriber on its call's loop; call on that loop.
+  func attach(_ subscriber: any InboxSubscriber, call: ServerCall) -> LoopInbox? {
+    guard let executor = call.loopExecutor else { return nil }
+    return attach(subscriber, executor: executor)
+  }
+
+  func attach(_ subscriber: any InboxSubscriber, executor: any LoopExecutor) -> LoopInbox {
+    let identity = ObjectIdentifier(executor)
+    let inbox = inboxes.withLock { inboxes in
+      if let inbox = inboxes[identity] { return inbox }
+      let inbox = LoopInbox(wake: { work in executor.execute(work) })
+      inboxes[identity] = inbox
+      return inbox
+    }
+    inbox.attach(subscriber)
+    return inbox
+  }
+}

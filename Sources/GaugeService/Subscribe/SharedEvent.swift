@@ -1,0 +1,44 @@
+import GaugeDomain
+import GaugeWire
+
+/// One change as every subscriber on one loop receives it: encoded at most
+/// once, however many subscribers it reaches.
+final class SharedEvent: SubscriptionEvent {
+  let change: WidgetChange
+  private var encoded: [UInt8]?
+
+  init(_ change: WidgetChange) {
+    self.change = change
+  }
+
+  init(widget: Widget) {
+    self.change = .upserted(widget, created: false)
+  }
+
+  var widgetID: String {
+    switch change {
+    case .upserted(let widget, _): widget.id
+    case .removed(let id, _): id
+    }
+  }
+
+  var revision: UInt64 { change.revision }
+
+  var isRemoval: Bool {
+    if case .removed = change { return true }
+    return false
+  }
+
+  /// The `WidgetEvent` message.
+  var bytes: [UInt8] {
+    if let encoded { return encoded }
+    let bytes =
+      switch change {
+      case .upserted(let widget, _): WidgetWire.encodeWidgetEvent(.upsert(widget))
+      case .removed(let id, let revision):
+        WidgetWire.encodeWidgetEvent(.removed(id: id, revision: revision))
+      }
+    encoded = bytes
+    return bytes
+  }
+}

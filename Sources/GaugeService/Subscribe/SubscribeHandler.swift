@@ -1,0 +1,132 @@
+import GRPCTransport
+import GaugeDomain
+import GaugeWire
+
+/// One `Subscribe` stream: a snapshot (or the changes since a revision),
+/// one `synced`, then live changes. Lives on its call's loop. Events are
+/// encoded only when HTTP/2 flow control would take them; until then they
+/// wait in a `SubscriberQueue`, coalesced per widget, so a reader that stops
+/// reading costs memory bounded by the widgets it watches.
+final class SubscribeHandler: RPCHandler, InboxSubscriber {
+  private let call: ServerCall
+  private let store: any WidgetStore
+  private let hub: ChangeHub
+  private var inbox: LoopInbox?
+  private var queue = SubscriberQueue<SharedEvent>()
+  private(set) var filter = WidgetFilter()
+  private var started = false
+  private var wakeTimer: ScheduledWork?
+  private var wakeAtMs: Int64?
+
+  /// Bytes queued on the stream before the handler stops encoding and waits
+  /// for flow control: about one DATA frame's worth, so the latest state is
+  /// what gets encoded when the reader catches up.
+  private static let lowWaterBytes = 16 << 10
+
+  init(call: ServerCall, store: any WidgetStore, hub: ChangeHub) {
+    self.call = call
+    self.store = store
+    self.hub = hub
+  }
+
+  func receive(message: [UInt8]) {
+    guard !started else { return }
+    started = true
+    let query: SubscribeQuery
+    switch WireDecoding.decode(message, with: WidgetWire.decodeSubscribeRequest) {
+    case .failure(let error):
+      return call.finish(
+        GRPCStatus(.internal, "could not parse the Subscribe request: \(error.message)"))
+    case .success(let decoded):
+      query = decoded
+    }
+    filter = WidgetFilter(ids: query.ids, idPrefix: query.idPrefix)
+    let violations = filter.violations()
+    guard violations.isEmpty else {
+      return call.finish(WidgetError.invalid(violations).grpcStatus)
+    }
+    // Attach before reading the store: a change made in between is then
+    // both in the initial state and offered live, and the queue drops the
+    // live copy by revision; attaching later could miss it.
+    inbox = hub.attach(self, call: call)
+    queue = SubscriberQueue(minIntervalMs: Int64(query.minIntervalMs))
+    begin(query)
+    call.onOutboundDrained = { [weak self] in self?.pump() }
+    call.sendInitialMetadata(Metadata())
+    pump()
+  }
+
+  private func begin(_ query: SubscribeQuery) {
+    if let since = query.sinceRevision {
+      if case .changes(let upserts, let removals, let lastRevision) = store.changes(since: since) {
+        var events = upserts.filter { filter.matches($0.id) }.map { SharedEvent(widget: $0) }
+        events += removals.filter { filter.matches($0.id) }.map {
+          SharedEvent(.removed(id: $0.id, revision: $0.revision))
+        }
+        queue.begin(resetFirst: false, initial: events, revision: lastRevision)
+        return
+      }
+      // The server cannot tell what changed since then: start over.
+      let (widgets, lastRevision) = store.snapshot()
+      queue.begin(resetFirst: true, initial: snapshotEvents(widgets), revision: lastRevision)
+      return
+    }
+    let (widgets, lastRevision) = store.snapshot()
+    queue.begin(
+      resetFirst: false, initial: query.includeSnapshot ? snapshotEvents(widgets) : [],
+      revision: lastRevision)
+  }
+
+  private func snapshotEvents(_ widgets: [Widget]) -> [SharedEvent] {
+    widgets.filter { filter.matches($0.id) }.map { SharedEvent(widget: $0) }
+  }
+
+  func receiveEnd() {
+    if !started {
+      call.finish(GRPCStatus(.unimplemented, "Subscribe received no request message"))
+    }
+  }
+
+  func cancel(_ reason: GRPCStatus) {
+    inbox?.detach(self)
+    inbox = nil
+    wakeTimer?.cancel()
+    wakeTimer = nil
+    call.onOutboundDrained = nil
+  }
+
+  /// A live change for a watched widget; sent by `pump`.
+  func offer(_ event: SharedEvent) {
+    queue.offer(event)
+  }
+
+  /// Encodes and sends what is due while the stream takes it.
+  func pump() {
+    guard !call.isFinished else { return }
+    let nowMs = MonotonicClock.milliseconds(call.now)
+    while call.pendingOutboundBytes < Self.lowWaterBytes, let output = queue.next(nowMs: nowMs) {
+      switch output {
+      case .event(let event):
+        call.send(message: event.bytes)
+      case .synced(let revision):
+        call.send(message: WidgetWire.encodeWidgetEvent(.synced(revision: revision)))
+      case .reset(let revision):
+        call.send(message: WidgetWire.encodeWidgetEvent(.reset(revision: revision)))
+      }
+    }
+    scheduleWake(nowMs: nowMs)
+  }
+
+  /// Events held back by `min_interval_ms` need a timer to go out.
+  private func scheduleWake(nowMs: Int64) {
+    guard let dueMs = queue.nextDueMs(nowMs: nowMs), dueMs > nowMs else { return }
+    if let wakeAtMs, wakeAtMs <= dueMs { return }
+    wakeTimer?.cancel()
+    wakeAtMs = dueMs
+    wakeTimer = call.schedule(after: .milliseconds(dueMs - nowMs)) { [weak self] in
+      self?.wakeAtMs = nil
+      self?.wakeTimer = nil
+      self?.pump()
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import GRPCTransport
+import GaugeDomain
+import Synchronization
+import Testing
+
+@testable import GaugeService
+
+/// A loop whose queued work runs only when the test says so.
+final class ManualLoop: LoopExecutor, @unchecked Sendable {
+  // @unchecked Sendable: the queue is guarded by its mutex.
+  private let queued = Mutex<[@Sendable () -> Void]>([])
+
+  func execute(_ work: @escaping @Sendable () -> Void) {
+    queued.withLock { $0.append(work) }
+  }
+
+  var pendingWakeUps: Int { queued.withLock { $0.count } }
+
+  func runQueued() {
+    let work = queued.withLock { queued in
+      defer { queued.removeAll() }
+      return queued
+    }
+    for item in work { item() }
+  }
+}
+
+final class RecordingSubscriber: InboxSubscriber {
+  let filter: WidgetFilter
+  var offered: [(id: String, revision: UInt64)] = []
+  var pumps = 0
+  var encodedBytes: [[UInt8]] = []
+
+  init(filter: WidgetFilter = WidgetFilter()) {
+    self.filter = filter
+  }
+
+  func offer(_ event: SharedEvent) {
+    offered.append((event.widgetID, event.revision))
+    encodedBytes.append(event.bytes)
+  }
+
+  func pump() {
+    pumps += 1
+  }
+}
+
+@Suite struct ChangeHubTests {
+  private func widget(_ id: String, revision: UInt64, value: Double = 1) -> WidgetChange {
+    .upserted(
+      Widget(
+        id: id, name: "", content: Content(template: .progress(Progress(value: value))),
+        revision: revision, createdAtMs: 0, updatedAtMs: 0), created: false)
+  }
+
+  @Test func aBurstOfChangesWakesTheLoopOnceAndCoalesces() {
+    let hub = ChangeHub()
+    let loop = ManualLoop()
+    let subscriber = RecordingSubscriber()
+    _ = hub.attach(subscriber, executor: loop)
+    for revision in 1...10_000 as ClosedRange<UInt64> {
+      hub.publish(widget(revision % 2 == 0 ? "a" : "b", revision: revision))
+    }
+    #expect(loop.pendingWakeUps == 1)
+    loop.runQueued()
+    #expect(subscriber.offered.map(\.id) == ["b", "a"])
+    #expect(subscriber.offered.map(\.revision) == [9999, 10_000])
+    #expect(subscriber.pumps == 1)
+  }
+
+  @Test func eachLoopGetsEveryChange() {
+    let hub = ChangeHub()
+    let loops = [ManualLoop(), ManualLoop()]
+    let subscribers = [RecordingSubscriber(), RecordingSubscriber(), RecordingSubscriber()]
+    _ = hub.attach(subscribers[0], executor: loops[0])
+    _ = hub.attach(subscribers[1], executor: loops[1])
+    _ = hub.attach(subscribers[2], executor: loops[1])
+    hub.publish(widget("x", revision: 1))
+    for loop in loops { loop.runQueued() }
+    #expect(subscribers.allSatisfy { $0.offered.map(\.revision) == [1] })
+  }
+
+  @Test func anEventIsEncodedOncePerLoopAndShared() {
+    let hub = ChangeHub()
+    let loop = ManualLoop()
+    let first = RecordingSubscriber()
+    let second = RecordingSubscriber()
+    _ = hub.attach(first, executor: loop)
+    _ = hub.attach(second, executor: loop)
+    hub.publish(widget("x", revision: 1))
+    loop.runQueued()
+    #expect(!first.encodedBytes[0].isEmpty)
+    #expect(first.encodedBytes == second.encodedBytes)
+  }
+
+  @Test func filtersDecideWhoIsOffered() {
+    let hub = ChangeHub()
+    let loop = ManualLoop()
+    let cpu = RecordingSubscriber(filter: WidgetFilter(idPrefix: "cpu-"))
+    let listed = RecordingSubscriber(filter: WidgetFilter(ids: ["mem"]))
+    _ = hub.attach(cpu, executor: loop)
+    _ = hub.attach(listed, executor: loop)
+    hub.publish(widget("cpu-1", revision: 1))
+    hub.publish(widget("mem", revision: 2))
+    hub.publish(widget("disk", revision: 3))
+    loop.runQueued()
+    #expect(cpu.offered.map(\.id) == ["cpu-1"])
+    #expect(listed.offered.map(\.id) == ["mem"])
+  }
+
+  @Test func detachedSubscribersHearNothingAndIdleLoopsAreNotWoken() {
+    let hub = ChangeHub()
+    let loop = ManualLoop()
+    let subscriber = RecordingSubscriber()
+    let inbox = hub.attach(subscriber, executor: loop)
+    inbox.detach(subscriber)
+    hub.publish(widget("x", revision: 1))
+    #expect(loop.pendingWakeUps == 0)
+    loop.runQueued()
+    #expect(subscriber.offered.isEmpty)
+  }
+
+  @Test func publishingNeverWaitsForAnUndrainedLoop() {
+    let hub = ChangeHub()
+    let loop = ManualLoop()
+    _ = hub.attach(RecordingSubscriber(), executor: loop)
+    // The loop never runs; the inbox holds one change per widget.
+    for revision in 1...50_000 as ClosedRange<UInt64> {
+      hub.publish(widget("w\(revision % 10)", revision: revision))
+    }
+    #expect(loop.pendingWakeUps == 1)
+  }
+}
