@@ -104,6 +104,9 @@ public struct WidgetTable: Sendable {
   public mutating func update(_ request: WidgetUpdate, now: Int64) throws(WidgetError)
     -> WidgetChange
   {
+    if let id = request.id, let value = Self.onlyValue(of: request, storedAs: widgetsByID[id]) {
+      return try setValue(value, id: id, now: now)
+    }
     var violations = Violations()
     let id = violations.requireID(request.id)
     let stored = id.flatMap { widgetsByID[$0] }
@@ -116,6 +119,25 @@ public struct WidgetTable: Sendable {
     violations.append(contentsOf: clearViolations)
     try violations.check()
     return try store(id: id!, resolved!, now: now)
+  }
+
+  /// The new value when a request sets nothing but the value of the stored
+  /// widget's own template (`gaugectl set`, dashboards' producers): that
+  /// update takes the `setValue` path, which checks the same rules.
+  private static func onlyValue(of request: WidgetUpdate, storedAs stored: Widget?) -> Double? {
+    guard let stored, request.name == nil, request.clearFields.isEmpty,
+      let content = request.content, content == ContentPatch(template: content.template)
+    else { return nil }
+    switch (content.template, stored.content.template) {
+    case (.gauge(let patch), .gauge) where patch == GaugePatch(value: patch.value):
+      return patch.value
+    case (.progress(let patch), .progress):
+      return patch.value
+    case (.value(let patch), .value) where patch == PlainValuePatch(value: patch.value):
+      return patch.value
+    default:
+      return nil
+    }
   }
 
   /// Sets the main value of an existing widget, whatever its template: the

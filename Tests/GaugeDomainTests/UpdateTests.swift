@@ -224,3 +224,36 @@ import Testing
     #expect(fast.lastRevision == full.lastRevision)
   }
 }
+
+@Suite struct ValueOnlyUpdateTests {
+  @Test func aValueOnlyUpdateKeepsEverythingElse() throws {
+    var table = WidgetTable()
+    _ = try table.put(
+      WidgetPut(
+        id: "w", name: "n",
+        content: gaugeDraft(marks: [MarkPatch(value: 1, label: "one")]).with(label: "L")),
+      now: 1)
+    let change = try table.update(
+      WidgetUpdate(id: "w", content: ContentPatch(template: .gauge(GaugePatch(value: 4)))), now: 2)
+    guard case .upserted(let widget, false) = change else {
+      Issue.record("expected an update, got \(change)")
+      return
+    }
+    #expect(widget.name == "n")
+    #expect(widget.content.label == "L")
+    guard case .gauge(let gauge) = widget.content.template else {
+      Issue.record("expected a gauge")
+      return
+    }
+    #expect(gauge.value == 4 && gauge.marks == [Mark(value: 1, label: "one")])
+    #expect(widget.updatedAtMs == 2 && widget.createdAtMs == 1)
+  }
+}
+
+extension ContentPatch {
+  fileprivate func with(label: String) -> ContentPatch {
+    var copy = self
+    copy.label = label
+    return copy
+  }
+}

@@ -20,12 +20,18 @@ public struct Router: Sendable {
   }
 
   func route(path: String) -> Route {
-    let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 3, parts[0].isEmpty, !parts[1].isEmpty, !parts[2].isEmpty else {
-      return .malformed
-    }
-    let serviceName = String(parts[1])
-    let method = String(parts[2])
+    // `/service/method`, found by byte offsets: this runs for every call.
+    let bytes = path.utf8
+    guard bytes.first == UInt8(ascii: "/"),
+      let slash = bytes.dropFirst().firstIndex(of: UInt8(ascii: "/"))
+    else { return .malformed }
+    let serviceBytes = bytes[bytes.index(after: bytes.startIndex)..<slash]
+    let methodBytes = bytes[bytes.index(after: slash)...]
+    guard !serviceBytes.isEmpty, !methodBytes.isEmpty,
+      !methodBytes.contains(UInt8(ascii: "/"))
+    else { return .malformed }
+    let serviceName = String(Substring(serviceBytes))
+    let method = String(Substring(methodBytes))
     guard let service = services[serviceName] else { return .unknownService(serviceName) }
     guard service.methodNames.contains(method) else {
       return .unknownMethod(service: serviceName, method: method)
