@@ -6,6 +6,7 @@ struct Options {
   var threads = 0
   var maxMessageBytes = 4 << 20
   var memoryOnly = false
+  var compressResponses = false
 
   static let usage = """
     gauged: keeps live widgets and serves gauge.v1.WidgetService over gRPC (h2c).
@@ -17,7 +18,11 @@ struct Options {
                                  Port 0 picks a free port; the bound address is
                                  printed on standard output once serving.
       --threads N                Event loops, one thread each (default: one per core).
-      --max-message-bytes N      Largest request message accepted (default 4194304).
+      --max-message-bytes N      Largest request message accepted (default 4194304),
+                                 before and after decompression.
+      --compress-responses       Gzip response messages for clients whose
+                                 grpc-accept-encoding lists gzip (default: off).
+                                 Gzip requests are accepted either way.
       --memory                   Keep widgets in memory only. This is the only store
                                  in this version; a durable SQLite store is planned.
       --version                  Print the version and exit.
@@ -53,6 +58,8 @@ struct Options {
         return .exit(code: 0, message: "gauged \(version)")
       case "--memory":
         options.memoryOnly = true
+      case "--compress-responses":
+        options.compressResponses = true
       case "--listen":
         guard let text = required() else { return missing(flag) }
         guard (try? SocketAddress(parsing: text)) != nil else {

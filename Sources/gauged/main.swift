@@ -25,6 +25,7 @@ signal(SIGPIPE, SIG_IGN)
 let threads = options.threads > 0 ? options.threads : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 var configuration = ServerConfiguration()
 configuration.maxReceiveMessageBytes = options.maxMessageBytes
+configuration.compressResponses = options.compressResponses
 configuration.serverName = "gauged/\(version)"
 
 let hub = ChangeHub()

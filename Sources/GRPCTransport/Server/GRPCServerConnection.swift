@@ -10,6 +10,10 @@ public final class GRPCServerConnection {
   private let scheduler: CallScheduler
   private let session: NGHTTP2Session
   private var streams: [Int32: ServerStream] = [:]
+  /// One zlib stream each way for the whole connection, made on first use:
+  /// messages are compressed and inflated one at a time on the loop.
+  private lazy var inflater = GzipInflater()
+  private lazy var deflater = GzipDeflater()
   /// Called when there is output to drain; the owner flushes once per turn.
   private let outputReady: () -> Void
 
@@ -96,11 +100,20 @@ public final class GRPCServerConnection {
       }
       timeout = parsed
     }
-    if let encoding = head.encoding, encoding != "identity" {
+    guard let requestEncoding = CompressionAlgorithm.forRequest(encoding: head.encoding) else {
       respondTrailersOnly(
         stream,
-        GRPCStatus(.unimplemented, "grpc-encoding \"\(encoding)\" is not supported"))
+        GRPCStatus(
+          .unimplemented,
+          "grpc-encoding \"\(head.encoding ?? "")\" is not supported; this server accepts "
+            + CompressionAlgorithm.acceptEncodingValue))
       return
+    }
+    stream.requestEncoding = requestEncoding
+    if configuration.compressResponses,
+      CompressionAlgorithm.gzip.isAccepted(by: head.acceptEncoding)
+    {
+      stream.responseEncoding = .gzip
     }
 
     let service: any GRPCService
@@ -161,12 +174,15 @@ public final class GRPCServerConnection {
 
   // MARK: Responses
 
-  private func responseHeaders(_ metadata: Metadata) -> [HeaderField] {
+  private func responseHeaders(_ stream: ServerStream, _ metadata: Metadata) -> [HeaderField] {
     var headers = [
       HeaderField(":status", "200"),
       HeaderField("content-type", "application/grpc"),
-      HeaderField("grpc-accept-encoding", "identity"),
+      HeaderField("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingValue),
     ]
+    if stream.responseEncoding != .identity {
+      headers.append(HeaderField("grpc-encoding", stream.responseEncoding.rawValue))
+    }
     append(metadata, to: &headers)
     return headers
   }
@@ -195,7 +211,8 @@ public final class GRPCServerConnection {
   private func startResponse(_ stream: ServerStream, metadata: Metadata) {
     guard !stream.responseStarted else { return }
     stream.responseStarted = true
-    session.submitResponse(streamID: stream.id, headers: responseHeaders(metadata), hasBody: true)
+    session.submitResponse(
+      streamID: stream.id, headers: responseHeaders(stream, metadata), hasBody: true)
     outputReady()
   }
 
@@ -205,6 +222,7 @@ public final class GRPCServerConnection {
     stream.responseStarted = true
     var headers = [
       HeaderField(":status", "200"), HeaderField("content-type", "application/grpc"),
+      HeaderField("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingValue),
     ]
     headers += statusFields(status, trailers)
     session.submitResponse(streamID: stream.id, headers: headers, hasBody: false)
@@ -246,10 +264,14 @@ extension GRPCServerConnection: ServerCallSink {
     startResponse(stream, metadata: metadata)
   }
 
-  func send(streamID: Int32, message: [UInt8]) {
+  func send(streamID: Int32, message: [UInt8], compress: Bool) {
     guard let stream = streams[streamID] else { return }
     startResponse(stream, metadata: Metadata())
-    MessageFramer.append(message, to: &stream.outbound)
+    if compress, stream.responseEncoding == .gzip, let compressed = deflater.deflate(message) {
+      MessageFramer.append(compressed, compressed: true, to: &stream.outbound)
+    } else {
+      MessageFramer.append(message, to: &stream.outbound)
+    }
     wake(stream)
   }
 
@@ -316,13 +338,35 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
         return
       }
       guard let message else { return }
-      if message.compressed {
-        failCall(
-          stream,
-          GRPCStatus(.internal, "compressed message flag set without a grpc-encoding"))
-        return
+      guard message.compressed else {
+        stream.handler?.receive(message: message.bytes, compressed: false)
+        continue
       }
-      stream.handler?.receive(message: message.bytes)
+      switch inflate(message.bytes, for: stream) {
+      case .success(let bytes): stream.handler?.receive(message: bytes, compressed: true)
+      case .failure(let status): return failCall(stream, status)
+      }
+    }
+  }
+
+  private func inflate(_ bytes: [UInt8], for stream: ServerStream) -> Result<[UInt8], GRPCStatus> {
+    guard stream.requestEncoding == .gzip else {
+      return .failure(
+        GRPCStatus(
+          .internal,
+          "message has the compressed flag set but grpc-encoding is "
+            + (stream.head.encoding.map { "\"\($0)\"" } ?? "absent")))
+    }
+    let limit = configuration.maxReceiveMessageBytes
+    return inflater.inflate(bytes, limit: limit).mapError { failure in
+      switch failure {
+      case .tooLarge:
+        GRPCStatus(
+          .resourceExhausted,
+          "received message inflates past the limit of \(limit) bytes")
+      case .corrupt(let reason):
+        GRPCStatus(.internal, "could not inflate the gzip message: \(reason)")
+      }
     }
   }
 

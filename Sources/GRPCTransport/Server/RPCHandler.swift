@@ -5,8 +5,17 @@
 /// complete (client reset, deadline passed, connection lost, shutdown).
 public protocol RPCHandler: AnyObject {
   func receive(message: [UInt8])
+  /// The same, for handlers that care whether the message travelled
+  /// compressed; by default it forwards to `receive(message:)`.
+  func receive(message: [UInt8], compressed: Bool)
   func receiveEnd()
   func cancel(_ reason: GRPCStatus)
+}
+
+extension RPCHandler {
+  public func receive(message: [UInt8], compressed: Bool) {
+    receive(message: message)
+  }
 }
 
 /// A service answers one gRPC service name (`gauge.v1.WidgetService`).

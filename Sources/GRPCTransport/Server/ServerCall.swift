@@ -38,9 +38,11 @@ public final class ServerCall: @unchecked Sendable {
     sink?.sendInitialMetadata(streamID: streamID, metadata: metadata)
   }
 
-  public func send(message: [UInt8]) {
+  /// Queues a response message, compressed when the call negotiated a
+  /// response encoding, unless `compress` is false.
+  public func send(message: [UInt8], compress: Bool = true) {
     guard !isFinished else { return }
-    sink?.send(streamID: streamID, message: message)
+    sink?.send(streamID: streamID, message: message, compress: compress)
   }
 
   /// Response bytes queued on this stream that HTTP/2 has not sent yet
@@ -87,7 +89,7 @@ public final class ServerCall: @unchecked Sendable {
 /// Where a call's output goes: the connection that owns the stream.
 protocol ServerCallSink: AnyObject {
   func sendInitialMetadata(streamID: Int32, metadata: Metadata)
-  func send(streamID: Int32, message: [UInt8])
+  func send(streamID: Int32, message: [UInt8], compress: Bool)
   func finish(streamID: Int32, status: GRPCStatus, trailers: Metadata)
   func execute(_ work: @escaping @Sendable () -> Void)
   var inLoop: Bool { get }

@@ -13,6 +13,10 @@ final class ServerStream {
   var call: ServerCall?
   var handler: RPCHandler?
   var deadlineTimer: ScheduledWork?
+  /// How request messages flagged as compressed are encoded.
+  var requestEncoding = CompressionAlgorithm.identity
+  /// How response messages are compressed, unless a handler opts out.
+  var responseEncoding = CompressionAlgorithm.identity
 
   var responseStarted = false
   var outbound: [UInt8] = []
