@@ -8,7 +8,7 @@ let strict: [SwiftSetting] = [
 let package = Package(
   name: "gauged",
   products: [
-    .executable(name: "gauged", targets: ["gauged"])
+    .executable(name: "gauged", targets: ["gauged"]),
   ],
   targets: [
     // C libraries, each behind one small shim header.
@@ -33,6 +33,11 @@ let package = Package(
       dependencies: ["CProtobufC"],
       cSettings: [.unsafeFlags(["-Wno-unused-parameter"])]
     ),
+    // The serialized FileDescriptorSet of proto/, for server reflection
+    // (scripts/generate-protos).
+    .target(name: "GaugeDescriptorSet"),
+    // protobuf-c plumbing shared by the standard and interop services.
+    .target(name: "ProtobufCSupport", dependencies: ["CProtobufC"], swiftSettings: strict),
 
     // Plain Swift: widgets, validation, merge, revisions, the store protocol.
     .target(name: "GaugeDomain", swiftSettings: strict),
@@ -56,9 +61,17 @@ let package = Package(
       dependencies: ["GaugeDomain", "GaugeWire", "GRPCTransport"],
       swiftSettings: strict
     ),
+    // grpc.health.v1.Health and server reflection (v1 and v1alpha).
+    .target(
+      name: "GRPCStandardServices",
+      dependencies: [
+        "GRPCTransport", "GaugeProtos", "GaugeDescriptorSet", "ProtobufCSupport", "CProtobufC",
+      ],
+      swiftSettings: strict
+    ),
     .executableTarget(
       name: "gauged",
-      dependencies: ["GaugeService", "GRPCTransport", "GaugeDomain"],
+      dependencies: ["GaugeService", "GRPCTransport", "GaugeDomain", "GRPCStandardServices"],
       swiftSettings: strict
     ),
 
@@ -77,6 +90,11 @@ let package = Package(
     .testTarget(
       name: "GRPCTransportTests",
       dependencies: ["GRPCTransport", "CNGHTTP2"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "GRPCStandardServicesTests",
+      dependencies: ["GRPCStandardServices"],
       swiftSettings: strict
     ),
   ],

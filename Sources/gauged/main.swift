@@ -1,3 +1,4 @@
+import GRPCStandardServices
 import GRPCTransport
 import GaugeDomain
 import GaugeIO
@@ -30,11 +31,16 @@ configuration.serverName = "gauged/\(version)"
 
 let hub = ChangeHub()
 let store = InMemoryWidgetStore(observer: hub.publish)
+let widgets = WidgetService(store: store, hub: hub)
+let reflection = ReflectionService.allVersions(listing: [widgets.serviceName, HealthService.name])
+// Health answers for every service served, itself and reflection included.
+let health = HealthService(
+  services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName))
 let server: GRPCServer
 do {
   server = try GRPCServer(
     address: try SocketAddress(parsing: options.listen), threads: threads,
-    configuration: configuration, services: [WidgetService(store: store, hub: hub)])
+    configuration: configuration, services: [widgets, health] + reflection)
 } catch {
   Console.error("gauged: cannot serve on \(options.listen): \(error)")
   exit(1)

@@ -1,7 +1,8 @@
 """End-to-end fixtures: generated stubs, one real gauged for the session, helpers.
 
 Environment:
-  GAUGED_BIN     the server binary (default .build/debug/gauged)
+  GAUGED_BIN     the server binary (default .build/debug/gauged); other executables
+                 (gauged-interop-server) are taken from the same directory
   GAUGED_TARGET  host:port of an already running server; no process is started
 """
 
@@ -70,9 +71,14 @@ def _tail(path: Path, limit: int = 4000) -> str:
 
 
 class Server:
-    """A running gauged (spawned here, or external via GAUGED_TARGET)."""
+    """A running gauged (spawned here, or external via GAUGED_TARGET).
 
-    def __init__(self) -> None:
+    `extra_args` go after the address; `program` names another executable
+    built beside gauged (gauged-interop-server, which takes --port)."""
+
+    def __init__(self, extra_args=(), program: str = "gauged") -> None:
+        self.extra_args = list(extra_args)
+        self.program = program
         self.proc: subprocess.Popen | None = None
         self.address = ""
         self.port = 0
@@ -84,7 +90,7 @@ class Server:
     # -- lifecycle
 
     def start(self) -> None:
-        external = os.environ.get("GAUGED_TARGET")
+        external = os.environ.get("GAUGED_TARGET") if self.program == "gauged" else None
         if external:
             self.address = external
             self.port = int(external.rsplit(":", 1)[1])
@@ -92,17 +98,23 @@ class Server:
             return
 
         binary = Path(os.environ.get("GAUGED_BIN", REPO / ".build/debug/gauged"))
+        if self.program != "gauged":
+            binary = binary.with_name(self.program)
         if not binary.is_file() or not os.access(binary, os.X_OK):
             pytest.fail(
-                f"gauged binary not found at {binary}: run `make build` "
+                f"{self.program} binary not found at {binary}: run `make build` "
                 "(or set GAUGED_BIN)",
                 pytrace=False,
             )
         self.port = _free_port()
         self.address = f"127.0.0.1:{self.port}"
-        self.argv = [str(binary), "--listen", self.address]
-        if self._supports_memory_flag(binary):
-            self.argv.append("--memory")
+        if self.program == "gauged":
+            self.argv = [str(binary), "--listen", self.address]
+            if self._supports_memory_flag(binary):
+                self.argv.append("--memory")
+        else:
+            self.argv = [str(binary), "--host", "127.0.0.1", "--port", str(self.port)]
+        self.argv += self.extra_args
         self.proc = subprocess.Popen(
             self.argv,
             stdin=subprocess.DEVNULL,

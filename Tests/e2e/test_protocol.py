@@ -30,7 +30,7 @@ def raw_method(channel, path):
 
 @pytest.mark.parametrize(
     "path",
-    [f"{SERVICE}/Nope", "/gauge.v1.Nope/GetWidget", "/grpc.health.v1.Health/Check"],
+    [f"{SERVICE}/Nope", "/gauge.v1.Nope/GetWidget", "/grpc.testing.TestService/EmptyCall"],
     ids=["unknown-method", "unknown-service", "other-service"],
 )
 def test_unknown_route_is_unimplemented(channel, path):

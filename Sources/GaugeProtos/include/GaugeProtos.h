@@ -4,3 +4,8 @@
 #include "google/protobuf/any.pb-c.h"
 #include "google/rpc/status.pb-c.h"
 #include "google/rpc/error_details.pb-c.h"
+#include "grpc/health/v1/health.pb-c.h"
+#include "grpc/reflection/v1/reflection.pb-c.h"
+#include "grpc/testing/empty.pb-c.h"
+#include "grpc/testing/messages.pb-c.h"
+#include "grpc/testing/test.pb-c.h"

@@ -1,0 +1,27 @@
+import GaugeProtos
+import ProtobufCSupport
+
+/// protobuf-c ⇄ grpc.health.v1 messages.
+enum HealthWire {
+  /// The service a HealthCheckRequest asks about ("" for the server); nil
+  /// when the bytes are not a request.
+  static func decodeRequest(_ bytes: [UInt8]) -> String? {
+    withUnpacked(
+      bytes, grpc__health__v1__health_check_request__unpack,
+      grpc__health__v1__health_check_request__free_unpacked
+    ) { request in
+      text(request.pointee.service)
+    }
+  }
+
+  static func encodeResponse(_ status: ServingStatus) -> [UInt8] {
+    var scratch = CScratch()
+    let response = scratch.message(grpc__health__v1__health_check_response__init)
+    response.pointee.has_status = 1
+    response.pointee.status = Grpc__Health__V1__HealthCheckResponse__ServingStatus(
+      rawValue: UInt32(status.rawValue))
+    return packed(
+      response, grpc__health__v1__health_check_response__get_packed_size,
+      grpc__health__v1__health_check_response__pack)
+  }
+}

@@ -1,0 +1,78 @@
+import GRPCTransport
+import Testing
+
+@testable import GRPCStandardServices
+
+@Suite struct ReflectionServiceTests {
+  let services = ReflectionService.allVersions(listing: [
+    "gauge.v1.WidgetService", "grpc.health.v1.Health",
+  ])
+
+  @Test func bothVersionsListEveryServiceAndThemselves() {
+    #expect(
+      services.map(\.serviceName) == [
+        "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection",
+      ])
+    for service in services {
+      #expect(
+        service.answer(.listServices)
+          == .services([
+            "gauge.v1.WidgetService", "grpc.health.v1.Health",
+            "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection",
+          ]))
+    }
+  }
+
+  @Test func filesBySymbolAndByNameComeWithTheirImports() throws {
+    let reflection = services[0]
+    guard
+      case .files(let bySymbol) = reflection.answer(.fileContainingSymbol("gauge.v1.WidgetService"))
+    else {
+      Issue.record("no files for gauge.v1.WidgetService")
+      return
+    }
+    #expect(reflection.answer(.fileByFilename("gauge/v1/widget_service.proto")) == .files(bySymbol))
+    let names = try bySymbol.map { try FileDescriptorSummary(parsing: $0[...]).name }
+    #expect(names.first == "gauge/v1/widget_service.proto")
+    #expect(names.contains("gauge/v1/widget.proto"))
+  }
+
+  @Test func unknownNamesAreNotFoundErrorsNotCallFailures() {
+    let reflection = services[1]
+    for request: ReflectionRequest in [
+      .fileByFilename("grpc/testing/test.proto"), .fileContainingSymbol("grpc.testing.TestService"),
+      .fileContainingExtension(type: "gauge.v1.Widget", number: 100),
+      .allExtensionNumbersOfType("gauge.v1.Nope"),
+    ] {
+      guard case .error(let code, let message) = reflection.answer(request) else {
+        Issue.record("\(request) was answered")
+        continue
+      }
+      #expect(code == .notFound)
+      #expect(!message.isEmpty)
+    }
+    #expect(
+      reflection.answer(.allExtensionNumbersOfType("gauge.v1.Widget"))
+        == .extensionNumbers(type: "gauge.v1.Widget", numbers: []))
+  }
+
+  @Test func wireRequestsAreAnsweredWithTheRequestEchoed() throws {
+    // ServerReflectionRequest { host: "h", list_services: "*" }
+    let request: [UInt8] = [0x0A, 0x01, 0x68, 0x3A, 0x01, 0x2A]
+    let response = try #require(
+      ReflectionWire.respond(to: request, answer: services[0].answer))
+    var fields: [Int: ProtoWireReader.Value] = [:]
+    var reader = ProtoWireReader(response[...])
+    while let (number, value) = try reader.next() { fields[number] = value }
+    #expect(fields[1]?.text == "h")
+    #expect(fields[2]?.message.map(Array.init) == request)
+    var names: [String] = []
+    var list = ProtoWireReader(try #require(fields[6]?.message))
+    while let (_, entry) = try list.next() {
+      var service = ProtoWireReader(try #require(entry.message))
+      if let (_, name) = try service.next() { names.append(name.text ?? "") }
+    }
+    #expect(names.contains("gauge.v1.WidgetService"))
+    #expect(ReflectionWire.respond(to: [0xFF, 0xFF], answer: services[0].answer) == nil)
+  }
+}
