@@ -9,6 +9,7 @@ let package = Package(
   name: "gauged",
   products: [
     .executable(name: "gauged", targets: ["gauged"]),
+    .executable(name: "gauged-interop-server", targets: ["gauged-interop-server"]),
   ],
   targets: [
     // C libraries, each behind one small shim header.
@@ -69,9 +70,20 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
+    // grpc.testing.TestService, as grpc's interop test descriptions specify.
+    .target(
+      name: "GRPCInterop",
+      dependencies: ["GRPCTransport", "GaugeProtos", "ProtobufCSupport", "CProtobufC"],
+      swiftSettings: strict
+    ),
     .executableTarget(
       name: "gauged",
       dependencies: ["GaugeService", "GRPCTransport", "GaugeDomain", "GRPCStandardServices"],
+      swiftSettings: strict
+    ),
+    .executableTarget(
+      name: "gauged-interop-server",
+      dependencies: ["GRPCInterop", "GRPCTransport", "GaugeIO"],
       swiftSettings: strict
     ),
 
