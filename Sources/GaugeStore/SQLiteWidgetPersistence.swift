@@ -125,10 +125,12 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
       let closing = waitForWork(carrying: carried != nil)
       if !closing {
         if carried != nil {
-          sleepUnlessClosing(milliseconds: retryDelayMs)
+          sleepUnlessClosing(until: WakeSignal.nowNanoseconds() + nanoseconds(retryDelayMs))
         } else if options.durability == .relaxed {
-          // Gather what arrives during one flush interval into this commit.
-          sleepUnlessClosing(milliseconds: options.flushIntervalMs)
+          // Everything recorded within one flush interval of the oldest
+          // pending change goes into this commit.
+          let since = queue.withLock { $0.pendingSinceNs }
+          sleepUnlessClosing(until: since + nanoseconds(options.flushIntervalMs))
         }
       }
       let (taken, through, isClosing) = queue.withLock { queue in
@@ -201,11 +203,14 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
     }
   }
 
-  private func sleepUnlessClosing(milliseconds: Int) {
-    let deadline = WakeSignal.nowNanoseconds() + UInt64(max(milliseconds, 0)) * 1_000_000
+  private func sleepUnlessClosing(until deadline: UInt64) {
     while WakeSignal.nowNanoseconds() < deadline, !queue.withLock({ $0.closing }) {
       wake.wait(untilNanoseconds: deadline)
     }
+  }
+
+  private func nanoseconds(_ milliseconds: Int) -> UInt64 {
+    UInt64(max(milliseconds, 0)) * 1_000_000
   }
 
   private func finish(_ writer: BatchWriter) {

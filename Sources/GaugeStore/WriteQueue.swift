@@ -11,6 +11,9 @@ struct WriteQueue {
   typealias Waiter = @Sendable (Result<Void, WidgetError>) -> Void
 
   private(set) var pending = PendingBatch()
+  /// When the oldest pending change was recorded (monotonic nanoseconds):
+  /// relaxed mode commits one flush interval after it.
+  private(set) var pendingSinceNs: UInt64 = 0
   /// Changes recorded so far, and how many of them are in the file.
   private(set) var recorded: UInt64 = 0
   private(set) var committed: UInt64 = 0
@@ -32,8 +35,12 @@ struct WriteQueue {
     closing ? .unavailable("the store is closed") : diskError
   }
 
-  /// Queues a change; true when the writer must be woken for it.
-  mutating func record(_ change: WidgetChange, removedAtMs: Int64?) -> Bool {
+  /// Queues a change; true when the writer must be woken for it. `now`
+  /// (monotonic nanoseconds) is read only for the first change of a batch.
+  mutating func record(
+    _ change: WidgetChange, removedAtMs: Int64?, now: () -> UInt64 = WakeSignal.nowNanoseconds
+  ) -> Bool {
+    if pending.isEmpty { pendingSinceNs = now() }
     pending.add(change, removedAtMs: removedAtMs)
     recorded += 1
     guard writerIdle else { return false }

@@ -79,6 +79,16 @@ import Testing
     #expect(answers.all.map(\.0) == [1, 2, 3])
   }
 
+  @Test func theFirstChangeOfABatchStartsItsFlushClock() {
+    var queue = WriteQueue()
+    _ = queue.record(change(1), removedAtMs: 0, now: { 100 })
+    _ = queue.record(change(2), removedAtMs: 0, now: { 200 })
+    #expect(queue.pendingSinceNs == 100)
+    _ = queue.take()
+    _ = queue.record(change(3), removedAtMs: 0, now: { 300 })
+    #expect(queue.pendingSinceNs == 300)
+  }
+
   @Test func onlyAnIdleWriterIsWoken() {
     var queue = WriteQueue()
     #expect(queue.record(change(1), removedAtMs: 0) == false)
