@@ -70,9 +70,14 @@ def _tail(path: Path, limit: int = 4000) -> str:
 
 
 class Server:
-    """A running gauged (spawned here, or external via GAUGED_TARGET)."""
+    """A running gauged (spawned here, or external via GAUGED_TARGET).
 
-    def __init__(self) -> None:
+    `args` replaces the default store flags (`--memory` when the binary has it);
+    `preexec_fn` runs in the child before exec (resource limits)."""
+
+    def __init__(self, args: list[str] | None = None, preexec_fn=None) -> None:
+        self.extra_args = args
+        self.preexec_fn = preexec_fn
         self.proc: subprocess.Popen | None = None
         self.address = ""
         self.port = 0
@@ -85,7 +90,7 @@ class Server:
 
     def start(self) -> None:
         external = os.environ.get("GAUGED_TARGET")
-        if external:
+        if external and self.extra_args is None:
             self.address = external
             self.port = int(external.rsplit(":", 1)[1])
             self._wait_until_serving(deadline=time.monotonic() + START_TIMEOUT_S)
@@ -101,7 +106,9 @@ class Server:
         self.port = _free_port()
         self.address = f"127.0.0.1:{self.port}"
         self.argv = [str(binary), "--listen", self.address]
-        if self._supports_memory_flag(binary):
+        if self.extra_args is not None:
+            self.argv += self.extra_args
+        elif self._supports_memory_flag(binary):
             self.argv.append("--memory")
         self.proc = subprocess.Popen(
             self.argv,
@@ -109,6 +116,7 @@ class Server:
             stdout=self.stdout_path.open("wb"),
             stderr=self.stderr_path.open("wb"),
             cwd=self._logdir,  # any data a default store writes lands in a temp dir
+            preexec_fn=self.preexec_fn,
         )
         self._wait_until_serving(deadline=time.monotonic() + START_TIMEOUT_S)
 
