@@ -1,8 +1,8 @@
 """The durable store against real gauged processes, each with its own data dir.
 
-Restarts, kill -9 under a stream of acknowledged writes, a locked data dir, files
-that cannot be opened, and a disk that fills up. Tombstones across a restart are
-checked by the Swift unit tests (GaugeStoreTests) until Subscribe can resume here.
+Restarts (widgets, revisions, and removals reported to resuming subscribers),
+kill -9 under a stream of acknowledged writes, a locked data dir, files that
+cannot be opened, and a disk that fills up.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from gauge.v1 import widget_pb2 as wpb
 from gauge.v1 import widget_service_pb2 as spb
 from gauge.v1 import widget_service_pb2_grpc as sgrpc
 from helpers import TIMEOUT, delete, get, put, rpc_error, same_content, widget
+from test_subscribe import Subscription, kind
 
 pytestmark = pytest.mark.skipif(
     bool(os.environ.get("GAUGED_TARGET")), reason="starts gauged processes of its own"
@@ -125,6 +126,67 @@ def test_restart_keeps_widgets_and_revisions_continue(data_dir):
         assert rpc_error(get, second.stub, "b").code() == grpc.StatusCode.NOT_FOUND
         assert put(second.stub, widget("e")).widget.revision == last + 1
         assert second.stop() == 0
+
+
+def resume(stub, since: int, prefix: str):
+    """The catch-up a subscriber resuming from `since` gets, up to `synced`."""
+    sub = Subscription(stub, id_prefix=prefix, since_revision=since)
+    try:
+        events, _ = sub.until_synced()
+        return events
+    finally:
+        sub.cancel()
+
+
+def test_a_subscriber_resumes_across_a_restart_with_removals_reported(data_dir):
+    with Running(data_dir) as first:
+        for wid in ("s-keep", "s-change", "s-remove"):
+            put(first.stub, plain_value(wid, 1))
+        sub = Subscription(first.stub, id_prefix="s-")
+        _, synced = sub.until_synced()
+        sub.cancel()
+        put(first.stub, plain_value("s-change", 2))
+        delete(first.stub, "s-remove")
+        assert first.stop() == 0
+
+    with Running(data_dir) as second:
+        events = resume(second.stub, synced.revision, "s-")
+        assert [kind(e) for e in events].count("reset") == 0, events
+        assert {e.upsert.id: e.upsert.content.value.value for e in events if kind(e) == "upsert"} \
+            == {"s-change": 2}
+        assert [e.removed for e in events if kind(e) == "removed"] == ["s-remove"]
+        second.crash()
+
+    # After a crash the lost process may have handed out revisions the file never
+    # saw: resuming from before it must start over.
+    with Running(data_dir) as third:
+        events = resume(third.stub, synced.revision, "s-")
+        assert kind(events[0]) == "reset", events
+        assert sorted(e.upsert.id for e in events[1:]) == ["s-change", "s-keep"]
+        assert third.stop() == 0
+
+
+def test_memory_mode_resets_subscribers_from_an_earlier_run(data_dir):
+    memory = Server(["--memory"])
+    memory.start()
+    with grpc.insecure_channel(memory.address) as channel:
+        stub = sgrpc.WidgetServiceStub(channel)
+        put(stub, plain_value("m-a", 1))
+        sub = Subscription(stub, id_prefix="m-")
+        _, synced = sub.until_synced()
+        sub.cancel()
+    assert memory.stop() == 0
+    memory.start()
+    try:
+        with grpc.insecure_channel(memory.address) as channel:
+            stub = sgrpc.WidgetServiceStub(channel)
+            for value in range(3):
+                put(stub, plain_value("m-b", value))
+            events = resume(stub, synced.revision, "m-")
+            assert kind(events[0]) == "reset", events
+            assert [e.upsert.id for e in events[1:]] == ["m-b"]
+    finally:
+        memory.stop()
 
 
 # --------------------------------------------------------------------------- crashes
