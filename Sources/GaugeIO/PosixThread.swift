@@ -1,7 +1,7 @@
 import Glibc
 
 /// A joinable pthread running one closure; GaugeIO avoids Foundation's `Thread`.
-struct PosixThread: Sendable {
+public struct PosixThread: Sendable {
   private let handle: pthread_t
 
   /// The closure and name handed to the new thread through pthread_create's context pointer.
@@ -16,7 +16,7 @@ struct PosixThread: Sendable {
   }
 
   /// `name` is truncated to the 15 bytes Linux keeps.
-  static func spawn(name: String, _ body: @escaping @Sendable () -> Void) throws(IOError)
+  public static func spawn(name: String, _ body: @escaping @Sendable () -> Void) throws(IOError)
     -> PosixThread
   {
     let start = Unmanaged.passRetained(Start(name: name, body: body))
@@ -40,7 +40,7 @@ struct PosixThread: Sendable {
     return PosixThread(handle: handle)
   }
 
-  func join() {
+  public func join() {
     let result = pthread_join(handle, nil)
     precondition(result == 0, "\(IOError(call: "pthread_join", errno: result))")
   }

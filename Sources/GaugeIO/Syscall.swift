@@ -139,6 +139,36 @@ public enum Syscall {
     _ = try retryingInterrupts("poll") { poll(&descriptor, 1, -1) }
   }
 
+  /// Opens (or with `O_CREAT`, creates) a file; `O_CLOEXEC` is always added.
+  public static func open(path: String, flags: Int32, mode: mode_t = 0o644) throws(IOError)
+    -> Int32
+  {
+    try retryingInterrupts("open") { Glibc.open(path, flags | O_CLOEXEC, mode) }
+  }
+
+  /// Creates one directory; an existing one is not an error.
+  public static func mkdir(path: String, mode: mode_t = 0o755) throws(IOError) {
+    if Glibc.mkdir(path, mode) == 0 { return }
+    let code = errno
+    guard code == EEXIST else { throw IOError(call: "mkdir", errno: code) }
+    var status = stat()
+    guard stat(path, &status) == 0 else { throw IOError(call: "stat", errno: errno) }
+    guard status.st_mode & S_IFMT == S_IFDIR else { throw IOError(call: "mkdir", errno: ENOTDIR) }
+  }
+
+  /// Takes an exclusive `flock` without waiting: false when another open
+  /// file description holds it.
+  public static func tryLockExclusive(fd: Int32) throws(IOError) -> Bool {
+    while true {
+      if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+      switch errno {
+      case EINTR: continue
+      case EWOULDBLOCK: return false
+      case let code: throw IOError(call: "flock", errno: code)
+      }
+    }
+  }
+
   static func epollCreate() throws(IOError) -> Int32 {
     try retryingInterrupts("epoll_create1") { GlibcGaps.epollCreate1(GlibcGaps.epollCloexec) }
   }

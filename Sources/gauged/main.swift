@@ -3,6 +3,7 @@ import GRPCTransport
 import GaugeDomain
 import GaugeIO
 import GaugeService
+import GaugeStore
 import Glibc
 
 let options: Options
@@ -22,6 +23,9 @@ sigaddset(&stopSignals, SIGTERM)
 sigaddset(&stopSignals, SIGINT)
 pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 signal(SIGPIPE, SIG_IGN)
+// Past a file size limit (RLIMIT_FSIZE) a write should fail with EFBIG, which
+// the store reports as UNAVAILABLE, instead of killing the process.
+signal(SIGXFSZ, SIG_IGN)
 
 let threads = options.threads > 0 ? options.threads : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 var configuration = ServerConfiguration()
@@ -29,13 +33,55 @@ configuration.maxReceiveMessageBytes = options.maxMessageBytes
 configuration.compressResponses = options.compressResponses
 configuration.serverName = "gauged/\(version)"
 
+let persistence: SQLiteWidgetPersistence?
+let table: WidgetTable
+let storeDescription: String
+if options.memoryOnly {
+  // Nothing is remembered, so a resume point from an earlier life must get
+  // a reset rather than an answer about different widgets.
+  let start = UInt64(WallClock.unixMicroseconds())
+  persistence = nil
+  table = WidgetTable(lastRevision: start, horizon: start)
+  storeDescription = "in-memory store"
+} else {
+  do {
+    let disk = try SQLiteWidgetPersistence(
+      directory: options.dataDirectory,
+      options: StoreOptions(
+        durability: options.durability, flushIntervalMs: options.flushIntervalMs,
+        tombstoneRetentionMs: options.tombstoneRetentionMs, log: Console.error))
+    persistence = disk
+    table = disk.loadedTable
+    storeDescription =
+      "store \(disk.databasePath), \(options.durability.rawValue), \(table.count) widgets, "
+      + "revision \(table.lastRevision)"
+  } catch {
+    Console.error("gauged: \(error)")
+    exit(1)
+  }
+}
 let hub = ChangeHub()
-let store = InMemoryWidgetStore(observer: hub.publish)
+let store = InMemoryWidgetStore(
+  table: table, persistence: persistence, tombstoneRetentionMs: options.tombstoneRetentionMs,
+  observer: hub.publish)
 let widgets = WidgetService(store: store, hub: hub)
 let reflection = ReflectionService.allVersions(listing: [widgets.serviceName, HealthService.name])
 // Health answers for every service served, itself and reflection included.
 let health = HealthService(
   services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName))
+
+/// Flushes and releases the store; false when acknowledged-in-memory
+/// changes could not be written.
+func closeStore() -> Bool {
+  do {
+    try persistence?.close()
+    return true
+  } catch {
+    Console.error("gauged: \(error)")
+    return false
+  }
+}
+
 let server: GRPCServer
 do {
   server = try GRPCServer(
@@ -43,14 +89,16 @@ do {
     configuration: configuration, services: [widgets, health] + reflection)
 } catch {
   Console.error("gauged: cannot serve on \(options.listen): \(error)")
+  _ = closeStore()
   exit(1)
 }
 server.start()
 Console.out(
-  "gauged \(version) listening on \(server.localAddress) (\(threads) threads, in-memory store)")
+  "gauged \(version) listening on \(server.localAddress) (\(threads) threads, \(storeDescription))")
 
 var received: Int32 = 0
 sigwait(&stopSignals, &received)
 Console.error("gauged: signal \(received), stopping")
+// No request is served after this, so nothing can be recorded during the flush.
 server.stop()
-exit(0)
+exit(closeStore() ? 0 : 1)

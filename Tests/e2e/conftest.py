@@ -74,11 +74,17 @@ class Server:
     """A running gauged (spawned here, or external via GAUGED_TARGET).
 
     `extra_args` go after the address; `program` names another executable
-    built beside gauged (gauged-interop-server, which takes --port)."""
+    built beside gauged (gauged-interop-server, which takes --port). `args`
+    replaces gauged's default store flags (`--memory` when the binary has it);
+    `preexec_fn` runs in the child before exec (resource limits)."""
 
-    def __init__(self, extra_args=(), program: str = "gauged") -> None:
+    def __init__(
+        self, extra_args=(), program: str = "gauged", args: list[str] | None = None, preexec_fn=None
+    ) -> None:
         self.extra_args = list(extra_args)
         self.program = program
+        self.store_args = args
+        self.preexec_fn = preexec_fn
         self.proc: subprocess.Popen | None = None
         self.address = ""
         self.port = 0
@@ -91,7 +97,7 @@ class Server:
 
     def start(self) -> None:
         external = os.environ.get("GAUGED_TARGET") if self.program == "gauged" else None
-        if external:
+        if external and self.store_args is None and not self.extra_args:
             self.address = external
             self.port = int(external.rsplit(":", 1)[1])
             self._wait_until_serving(deadline=time.monotonic() + START_TIMEOUT_S)
@@ -110,7 +116,9 @@ class Server:
         self.address = f"127.0.0.1:{self.port}"
         if self.program == "gauged":
             self.argv = [str(binary), "--listen", self.address]
-            if self._supports_memory_flag(binary):
+            if self.store_args is not None:
+                self.argv += self.store_args
+            elif self._supports_memory_flag(binary):
                 self.argv.append("--memory")
         else:
             self.argv = [str(binary), "--host", "127.0.0.1", "--port", str(self.port)]
@@ -121,6 +129,7 @@ class Server:
             stdout=self.stdout_path.open("wb"),
             stderr=self.stderr_path.open("wb"),
             cwd=self._logdir,  # any data a default store writes lands in a temp dir
+            preexec_fn=self.preexec_fn,
         )
         self._wait_until_serving(deadline=time.monotonic() + START_TIMEOUT_S)
 

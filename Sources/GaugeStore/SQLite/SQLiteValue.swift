@@ -1,0 +1,6 @@
+/// A value bound to a statement parameter.
+enum SQLiteValue {
+  case integer(Int64)
+  case text(String)
+  case blob([UInt8])
+}

@@ -1,0 +1,234 @@
+import GaugeDomain
+import GaugeIO
+import Synchronization
+
+/// Keeps widgets in `DIR/gauged.sqlite3` (WAL mode, `synchronous=FULL`):
+/// the `WidgetPersistence` behind `InMemoryWidgetStore`.
+///
+/// `record` only queues. One writer thread owns the database after start:
+/// it takes everything queued since its last commit and writes it in one
+/// transaction (group commit), the latest value per widget once. Strict
+/// durability answers `whenDurable` after that commit; relaxed answers at
+/// once and the writer commits within the flush interval. A failed commit
+/// fails its waiters with UNAVAILABLE and refuses writes (`writeBlocker`)
+/// until a retry succeeds; reads never touch the file.
+public final class SQLiteWidgetPersistence: WidgetPersistence {
+  public let databasePath: String
+  /// The state the file held, for `InMemoryWidgetStore` to start from.
+  public let loadedTable: WidgetTable
+
+  private let options: StoreOptions
+  private let queue = Mutex(WriteQueue())
+  private let wake = WakeSignal()
+  private let directory: DataDirectory
+  private let connection: SQLiteConnection
+  private let writerThread = Mutex<PosixThread?>(nil)
+
+  /// Opens (creating when missing) the data directory and its database,
+  /// migrates the schema, loads the stored state and starts the writer.
+  ///
+  /// After an unclean stop the revision counter restarts at the current
+  /// Unix time in microseconds (never below the stored counter), with the
+  /// horizon there: the lost process may have handed out revisions that
+  /// never reached the file, and none of them may be reused or resumed from.
+  public init(directory path: String, options: StoreOptions = StoreOptions()) throws(StoreError) {
+    let directory = try DataDirectory(path: path)
+    let databasePath = directory.databasePath
+    let connection: SQLiteConnection
+    let journalMode: String?
+    do {
+      connection = try SQLiteConnection(path: databasePath)
+      journalMode = try connection.pragma("PRAGMA journal_mode = WAL")
+      try connection.execute("PRAGMA synchronous = FULL")
+    } catch {
+      throw StoreError("cannot open \(databasePath): \(error)")
+    }
+    guard journalMode == "wal" else {
+      throw StoreError(
+        "cannot use WAL mode for \(databasePath) (the journal mode stays \(journalMode ?? "?"))")
+    }
+    try StoreSchema.migrate(connection)
+    var stored = try StoredState.load(from: connection)
+    let now = options.clock()
+    if !stored.cleanShutdown {
+      let restart = max(stored.lastRevision, UInt64(max(now, 0)))
+      stored.lastRevision = restart
+      stored.horizon = max(stored.horizon, restart)
+    }
+    let writer: BatchWriter
+    do {
+      writer = try BatchWriter(connection: connection)
+      try writer.markShutdown(
+        clean: false, lastRevision: stored.lastRevision, horizon: stored.horizon)
+    } catch {
+      throw StoreError("cannot write to \(databasePath): \(error)")
+    }
+
+    self.databasePath = databasePath
+    self.loadedTable = stored.table(
+      expiringRemovalsBefore: now / 1000 - options.tombstoneRetentionMs)
+    self.options = options
+    self.directory = directory
+    self.connection = connection
+
+    do {
+      let thread = try PosixThread.spawn(name: "gauge-store") { [self] in runWriter(writer) }
+      writerThread.withLock { $0 = thread }
+    } catch {
+      throw StoreError("cannot start the store's writer thread: \(error)")
+    }
+  }
+
+  public func record(_ change: WidgetChange, removedAtMs: Int64?) {
+    if queue.withLock({ $0.record(change, removedAtMs: removedAtMs) }) { wake.signal() }
+  }
+
+  public func whenDurable(_ done: @escaping @Sendable (Result<Void, WidgetError>) -> Void) {
+    switch options.durability {
+    case .relaxed:
+      let blocker = queue.withLock { $0.blocker }
+      done(blocker.map { .failure($0) } ?? .success(()))
+    case .strict:
+      if let answer = queue.withLock({ $0.waitUntilCommitted(done) }) { done(answer) }
+    }
+  }
+
+  public var writeBlocker: WidgetError? {
+    queue.withLock { $0.blocker }
+  }
+
+  public var statistics: StoreStatistics {
+    queue.withLock { $0.statistics }
+  }
+
+  /// Refuses further writes, commits everything queued, marks the file as
+  /// cleanly closed, and releases the file and the directory lock. Throws
+  /// when the last changes could not be written (after a few retries).
+  public func close() throws(StoreError) {
+    guard let thread = writerThread.withLock({ $0.take() }) else { return }
+    queue.withLock { $0.beginClosing() }
+    wake.signal()
+    thread.join()
+    connection.close()
+    directory.release()
+    if let error = queue.withLock({ $0.closeError }) { throw error }
+  }
+
+  // MARK: - The writer thread
+
+  private func runWriter(_ writer: BatchWriter) {
+    // A batch whose commit failed, retried together with what came since.
+    var carried: PendingBatch?
+    var retryDelayMs = 0
+    var failuresWhileClosing = 0
+    while true {
+      let closing = waitForWork(carrying: carried != nil)
+      if !closing {
+        if carried != nil {
+          sleepUnlessClosing(until: WakeSignal.nowNanoseconds() + nanoseconds(retryDelayMs))
+        } else if options.durability == .relaxed {
+          // Everything recorded within one flush interval of the oldest
+          // pending change goes into this commit.
+          let since = queue.withLock { $0.pendingSinceNs }
+          sleepUnlessClosing(until: since + nanoseconds(options.flushIntervalMs))
+        }
+      }
+      let (taken, through, isClosing) = queue.withLock { queue in
+        let (batch, through) = queue.take()
+        return (batch, through, queue.closing)
+      }
+      var batch = carried ?? PendingBatch()
+      batch.absorb(taken)
+      if batch.isEmpty {
+        // Only when closing: everything is in the file.
+        finish(writer)
+        return
+      }
+      do {
+        let cutoffMs = options.clock() / 1000 - options.tombstoneRetentionMs
+        try writer.commit(batch, expiringRemovalsBefore: cutoffMs)
+        let rows = batch.rowCounts
+        let released = queue.withLock { queue in
+          queue.statistics.commits += 1
+          queue.statistics.changesCommitted += batch.changeCount
+          queue.statistics.widgetRowsWritten += rows.widgets
+          queue.statistics.removalsWritten += rows.removals
+          return queue.commitSucceeded(through: through)
+        }
+        if carried != nil {
+          options.log("gauged: store: \(databasePath) is writable again; accepting writes")
+        }
+        carried = nil
+        retryDelayMs = 0
+        for done in released { done(.success(())) }
+      } catch {
+        let failure = WidgetError.unavailable(
+          "the store cannot write to \(databasePath): \(error)")
+        let released = queue.withLock { queue in
+          queue.statistics.failedCommits += 1
+          return queue.commitFailed(through: through, error: failure)
+        }
+        if carried == nil {
+          options.log(
+            "gauged: store: cannot write to \(databasePath): \(error); refusing writes, retrying")
+        }
+        carried = batch
+        retryDelayMs = min(max(retryDelayMs * 2, 50), 1000)
+        for done in released { done(.failure(failure)) }
+        if isClosing {
+          failuresWhileClosing += 1
+          if failuresWhileClosing >= 3 {
+            giveUp(unwritten: batch.changeCount, because: error)
+            return
+          }
+        }
+      }
+    }
+  }
+
+  /// Until there is something to commit or the store is closing; returns
+  /// whether it is closing.
+  private func waitForWork(carrying: Bool) -> Bool {
+    while true {
+      let ready: Bool? = queue.withLock { queue in
+        if queue.closing || carrying || !queue.pending.isEmpty {
+          queue.writerIdle = false
+          return queue.closing
+        }
+        queue.writerIdle = true
+        return nil
+      }
+      if let closing = ready { return closing }
+      wake.wait()
+    }
+  }
+
+  private func sleepUnlessClosing(until deadline: UInt64) {
+    while WakeSignal.nowNanoseconds() < deadline, !queue.withLock({ $0.closing }) {
+      wake.wait(untilNanoseconds: deadline)
+    }
+  }
+
+  private func nanoseconds(_ milliseconds: Int) -> UInt64 {
+    UInt64(max(milliseconds, 0)) * 1_000_000
+  }
+
+  private func finish(_ writer: BatchWriter) {
+    do {
+      try writer.markShutdown(clean: true)
+    } catch {
+      let failure = StoreError("cannot mark \(databasePath) as cleanly closed: \(error)")
+      queue.withLock { $0.closeError = failure }
+    }
+  }
+
+  private func giveUp(unwritten: Int, because error: SQLiteError) {
+    let failure = StoreError(
+      "could not write the last \(unwritten) changes to \(databasePath) before stopping: \(error)")
+    let released = queue.withLock { queue in
+      queue.closeError = failure
+      return queue.releaseAll()
+    }
+    for done in released { done(.failure(.unavailable(failure.message))) }
+  }
+}

@@ -1,0 +1,110 @@
+import GaugeDomain
+
+/// What the event loops and the writer thread share, behind one mutex: the
+/// changes waiting for a commit, who waits for them, and whether writes are
+/// refused. Pure bookkeeping; the writer thread does the disk work.
+///
+/// Changes are counted as they are recorded; a durability waiter waits for
+/// the count at the time it asked, and a commit makes durable every change
+/// counted when its batch was taken.
+struct WriteQueue {
+  typealias Waiter = @Sendable (Result<Void, WidgetError>) -> Void
+
+  private(set) var pending = PendingBatch()
+  /// When the oldest pending change was recorded (monotonic nanoseconds):
+  /// relaxed mode commits one flush interval after it.
+  private(set) var pendingSinceNs: UInt64 = 0
+  /// Changes recorded so far, and how many of them are in the file.
+  private(set) var recorded: UInt64 = 0
+  private(set) var committed: UInt64 = 0
+  /// In the order they asked, so their targets never decrease.
+  private var waiters: [(through: UInt64, done: Waiter)] = []
+  /// Set by a failed commit, cleared by the next one that succeeds.
+  private(set) var diskError: WidgetError?
+  private(set) var closing = false
+  /// The writer thread is waiting for a first change and must be woken.
+  var writerIdle = false
+  var statistics = StoreStatistics()
+  /// Why the final flush failed, for `close` to report.
+  var closeError: StoreError?
+
+  var waiterCount: Int { waiters.count }
+
+  /// What a write must fail with before it is applied, if anything.
+  var blocker: WidgetError? {
+    closing ? .unavailable("the store is closed") : diskError
+  }
+
+  /// Queues a change; true when the writer must be woken for it. `now`
+  /// (monotonic nanoseconds) is read only for the first change of a batch.
+  mutating func record(
+    _ change: WidgetChange, removedAtMs: Int64?, now: () -> UInt64 = WakeSignal.nowNanoseconds
+  ) -> Bool {
+    if pending.isEmpty { pendingSinceNs = now() }
+    pending.add(change, removedAtMs: removedAtMs)
+    recorded += 1
+    guard writerIdle else { return false }
+    writerIdle = false
+    return true
+  }
+
+  /// Queues `done` until every change recorded so far is committed; returns
+  /// the answer instead when there is nothing to wait for.
+  mutating func waitUntilCommitted(_ done: @escaping Waiter) -> Result<Void, WidgetError>? {
+    if committed >= recorded { return .success(()) }
+    if closing, let closeError { return .failure(.unavailable(closeError.message)) }
+    waiters.append((recorded, done))
+    return nil
+  }
+
+  /// Hands the pending changes to the writer; `through` is the count a
+  /// successful commit of them reaches.
+  mutating func take() -> (batch: PendingBatch, through: UInt64) {
+    defer { pending = PendingBatch() }
+    return (pending, recorded)
+  }
+
+  /// Returns the waiters the commit satisfied.
+  mutating func commitSucceeded(through: UInt64) -> [Waiter] {
+    committed = max(committed, through)
+    diskError = nil
+    return release(through: committed)
+  }
+
+  /// Refuses writes until a commit succeeds; returns the waiters whose
+  /// changes were in the failed commit.
+  mutating func commitFailed(through: UInt64, error: WidgetError) -> [Waiter] {
+    diskError = error
+    return release(through: through)
+  }
+
+  mutating func beginClosing() {
+    closing = true
+  }
+
+  /// Every remaining waiter, when the final flush gave up.
+  mutating func releaseAll() -> [Waiter] {
+    release(through: .max)
+  }
+
+  private mutating func release(through: UInt64) -> [Waiter] {
+    let count = waiters.prefix { $0.through <= through }.count
+    let released = waiters.prefix(count).map(\.done)
+    waiters.removeFirst(count)
+    return released
+  }
+}
+
+/// Counters for tests, logs and benchmarks.
+public struct StoreStatistics: Sendable, Equatable {
+  /// Transactions that committed changes, and those that failed.
+  public var commits = 0
+  public var failedCommits = 0
+  /// Changes made durable, and the rows written for them (fewer when a
+  /// widget changed several times between commits).
+  public var changesCommitted = 0
+  public var widgetRowsWritten = 0
+  public var removalsWritten = 0
+
+  public init() {}
+}

@@ -1,0 +1,59 @@
+import GaugeDomain
+import Testing
+
+@testable import GaugeStore
+
+@Suite struct PendingBatchTests {
+  private func widget(_ id: String, revision: UInt64, value: Double = 1) -> Widget {
+    Widget(
+      id: id, name: id,
+      content: Content(template: .gauge(Gauge(value: value, minValue: 0, maxValue: 2000))),
+      revision: revision, createdAtMs: 0, updatedAtMs: Int64(revision))
+  }
+
+  @Test func aWidgetChangedAThousandTimesIsWrittenOnceWithItsLatestValue() {
+    var batch = PendingBatch()
+    for revision in 1...1000 {
+      let hot = widget("hot", revision: UInt64(revision), value: Double(revision))
+      batch.add(.upserted(hot, created: revision == 1), removedAtMs: nil)
+    }
+    #expect(batch.writes.count == 1)
+    #expect(
+      batch.writes["hot"]
+        == .upsert(widget("hot", revision: 1000, value: 1000), clearsTombstone: true))
+    #expect(batch.changeCount == 1000)
+    #expect(batch.lastRevision == 1000)
+    #expect(batch.rowCounts == (widgets: 1, removals: 0))
+  }
+
+  @Test func aRemovalKeepsItsTombstoneAndARecreationClearsIt() {
+    var batch = PendingBatch()
+    batch.add(.removed(id: "a", revision: 4), removedAtMs: 99)
+    #expect(batch.writes["a"] == .remove(Tombstone(id: "a", revision: 4, removedAtMs: 99)))
+    batch.add(.upserted(widget("a", revision: 5), created: true), removedAtMs: nil)
+    batch.add(.upserted(widget("a", revision: 6), created: false), removedAtMs: nil)
+    // The update after the re-creation must still clear the tombstone on disk.
+    #expect(batch.writes["a"] == .upsert(widget("a", revision: 6), clearsTombstone: true))
+  }
+
+  @Test func anUpdateOfAStoredWidgetLeavesTombstonesAlone() {
+    var batch = PendingBatch()
+    batch.add(.upserted(widget("a", revision: 7), created: false), removedAtMs: nil)
+    #expect(batch.writes["a"] == .upsert(widget("a", revision: 7), clearsTombstone: false))
+  }
+
+  @Test func aFailedBatchAbsorbsLaterChangesWhichWin() {
+    var failed = PendingBatch()
+    failed.add(.upserted(widget("a", revision: 1), created: true), removedAtMs: nil)
+    failed.add(.upserted(widget("b", revision: 2), created: true), removedAtMs: nil)
+    var later = PendingBatch()
+    later.add(.removed(id: "a", revision: 3), removedAtMs: 5)
+    later.add(.upserted(widget("c", revision: 4), created: true), removedAtMs: nil)
+    failed.absorb(later)
+    #expect(failed.writes.count == 3)
+    #expect(failed.writes["a"] == .remove(Tombstone(id: "a", revision: 3, removedAtMs: 5)))
+    #expect(failed.writes["b"] == .upsert(widget("b", revision: 2), clearsTombstone: true))
+    #expect(failed.lastRevision == 4)
+    #expect(failed.changeCount == 4)
+  }
+}

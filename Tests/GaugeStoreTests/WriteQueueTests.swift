@@ -1,0 +1,106 @@
+import GaugeDomain
+import Synchronization
+import Testing
+
+@testable import GaugeStore
+
+@Suite struct WriteQueueTests {
+  /// Waiters that note their number and answer when called.
+  final class Answers: Sendable {
+    private let log = Mutex<[(Int, Bool)]>([])
+
+    func waiter(_ number: Int) -> WriteQueue.Waiter {
+      { result in
+        let succeeded = (try? result.get()) != nil
+        self.log.withLock { $0.append((number, succeeded)) }
+      }
+    }
+
+    func call(_ waiters: [WriteQueue.Waiter], with result: Result<Void, WidgetError>) {
+      for waiter in waiters { waiter(result) }
+    }
+
+    var all: [(Int, Bool)] { log.withLock { $0 } }
+  }
+
+  private func change(_ revision: UInt64) -> WidgetChange {
+    .removed(id: "w\(revision)", revision: revision)
+  }
+
+  @Test func withNothingRecordedAWaiterIsAnsweredAtOnce() {
+    var queue = WriteQueue()
+    let answer = queue.waitUntilCommitted { _ in }
+    #expect((try? answer?.get()) != nil)
+    #expect(queue.waiterCount == 0)
+  }
+
+  @Test func aWaiterIsReleasedOnlyByTheCommitThatHoldsItsChanges() {
+    let answers = Answers()
+    var queue = WriteQueue()
+    _ = queue.record(change(1), removedAtMs: 0)
+    _ = queue.record(change(2), removedAtMs: 0)
+    #expect(queue.waitUntilCommitted(answers.waiter(1)) == nil)
+    let first = queue.take()
+    #expect(first.through == 2)
+    #expect(first.batch.changeCount == 2)
+    // A change recorded while the first commit runs is not in it.
+    _ = queue.record(change(3), removedAtMs: 0)
+    #expect(queue.waitUntilCommitted(answers.waiter(2)) == nil)
+    #expect(answers.all.isEmpty)
+
+    answers.call(queue.commitSucceeded(through: first.through), with: .success(()))
+    #expect(answers.all.map(\.0) == [1])
+    let second = queue.take()
+    answers.call(queue.commitSucceeded(through: second.through), with: .success(()))
+    #expect(answers.all.map(\.0) == [1, 2])
+    #expect(queue.waiterCount == 0)
+  }
+
+  @Test func aFailedCommitFailsItsWaitersAndBlocksWritesUntilACommitSucceeds() {
+    let answers = Answers()
+    var queue = WriteQueue()
+    let full = WidgetError.unavailable("disk full")
+    _ = queue.record(change(1), removedAtMs: 0)
+    _ = queue.waitUntilCommitted(answers.waiter(1))
+    let taken = queue.take()
+    _ = queue.record(change(2), removedAtMs: 0)
+    _ = queue.waitUntilCommitted(answers.waiter(2))
+
+    answers.call(queue.commitFailed(through: taken.through, error: full), with: .failure(full))
+    #expect(answers.all.map(\.0) == [1])
+    #expect(answers.all.map(\.1) == [false])
+    #expect(queue.blocker == full)
+    // Nothing recorded since has been committed either: still waiting.
+    #expect(queue.waitUntilCommitted(answers.waiter(3)) == nil)
+
+    let retry = queue.take()
+    answers.call(queue.commitSucceeded(through: retry.through), with: .success(()))
+    #expect(queue.blocker == nil)
+    #expect(answers.all.map(\.0) == [1, 2, 3])
+  }
+
+  @Test func theFirstChangeOfABatchStartsItsFlushClock() {
+    var queue = WriteQueue()
+    _ = queue.record(change(1), removedAtMs: 0, now: { 100 })
+    _ = queue.record(change(2), removedAtMs: 0, now: { 200 })
+    #expect(queue.pendingSinceNs == 100)
+    _ = queue.take()
+    _ = queue.record(change(3), removedAtMs: 0, now: { 300 })
+    #expect(queue.pendingSinceNs == 300)
+  }
+
+  @Test func onlyAnIdleWriterIsWoken() {
+    var queue = WriteQueue()
+    #expect(queue.record(change(1), removedAtMs: 0) == false)
+    queue.writerIdle = true
+    #expect(queue.record(change(2), removedAtMs: 0) == true)
+    #expect(queue.record(change(3), removedAtMs: 0) == false)
+  }
+
+  @Test func aClosingQueueRefusesWrites() {
+    var queue = WriteQueue()
+    #expect(queue.blocker == nil)
+    queue.beginClosing()
+    #expect(queue.blocker == .unavailable("the store is closed"))
+  }
+}
