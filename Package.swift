@@ -23,6 +23,8 @@ let package = Package(
       pkgConfig: "libprotobuf-c",
       providers: [.apt(["libprotobuf-c-dev"])]
     ),
+    // Linux calls that Swift's Glibc module does not import (epoll, eventfd, accept4).
+    .systemLibrary(name: "CLinuxIO"),
     .systemLibrary(
       name: "CZlib",
       pkgConfig: "zlib",
@@ -54,7 +56,7 @@ let package = Package(
       swiftSettings: strict
     ),
     // Syscalls, non-blocking sockets, the epoll event loop.
-    .target(name: "GaugeIO", swiftSettings: strict),
+    .target(name: "GaugeIO", dependencies: ["CLinuxIO"], swiftSettings: strict),
     // HTTP/2 (nghttp2), gRPC streams, routing, the server.
     .target(
       name: "GRPCTransport",

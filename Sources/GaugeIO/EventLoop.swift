@@ -1,3 +1,4 @@
+import CLinuxIO
 import Glibc
 import Synchronization
 
@@ -39,7 +40,7 @@ public final class EventLoop: @unchecked Sendable {
   private let epollFD: Int32
   private let wakeFD: Int32
 
-  private let events: UnsafeMutableRawBufferPointer
+  private let events: UnsafeMutableBufferPointer<epoll_event>
   private var registrations: [Registration?] = []
   private var nextGeneration: UInt32 = 1
   private var timers = TimerQueue()
@@ -58,12 +59,10 @@ public final class EventLoop: @unchecked Sendable {
     let wakeFD: Int32
     do throws(IOError) {
       wakeFD = try Syscall.eventfd()
-      let event = EpollEvent(
-        events: GlibcGaps.epollIn, data: Self.eventData(fd: wakeFD, generation: Self.wakeGeneration)
-      )
       do throws(IOError) {
         try Syscall.epollControl(
-          epollFD: epollFD, operation: GlibcGaps.epollCtlAdd, fd: wakeFD, event: event)
+          epollFD: epollFD, operation: EPOLL_CTL_ADD, fd: wakeFD, events: EPOLLIN.rawValue,
+          data: Self.eventData(fd: wakeFD, generation: Self.wakeGeneration))
       } catch {
         Syscall.close(fd: wakeFD)
         throw error
@@ -74,7 +73,7 @@ public final class EventLoop: @unchecked Sendable {
     }
     self.epollFD = epollFD
     self.wakeFD = wakeFD
-    events = .allocate(byteCount: Self.eventBatchSize * EpollEvent.byteCount, alignment: 8)
+    events = .allocate(capacity: Self.eventBatchSize)
     now = .now
   }
 
@@ -103,9 +102,9 @@ public final class EventLoop: @unchecked Sendable {
       now = .now
       var woken = false
       for index in 0..<count {
-        let event = EpollEvent(loadingFrom: events.baseAddress! + index * EpollEvent.byteCount)
-        let fd = Int32(truncatingIfNeeded: event.data)
-        let generation = UInt32(truncatingIfNeeded: event.data >> 32)
+        let event = events[index]
+        let fd = Int32(truncatingIfNeeded: event.data.u64)
+        let generation = UInt32(truncatingIfNeeded: event.data.u64 >> 32)
         if generation == Self.wakeGeneration {
           woken = true
         } else {
@@ -147,10 +146,9 @@ public final class EventLoop: @unchecked Sendable {
     precondition(fd >= 0, "cannot register negative descriptor \(fd)")
     let generation = nextGeneration
     nextGeneration = nextGeneration == .max ? 1 : nextGeneration + 1
-    let event = EpollEvent(
-      events: Self.epollEvents(for: interest), data: Self.eventData(fd: fd, generation: generation))
     try Syscall.epollControl(
-      epollFD: epollFD, operation: GlibcGaps.epollCtlAdd, fd: fd, event: event)
+      epollFD: epollFD, operation: EPOLL_CTL_ADD, fd: fd, events: Self.epollEvents(for: interest),
+      data: Self.eventData(fd: fd, generation: generation))
     let index = Int(fd)
     if index >= registrations.count {
       registrations.append(contentsOf: repeatElement(nil, count: index + 1 - registrations.count))
@@ -166,11 +164,9 @@ public final class EventLoop: @unchecked Sendable {
       throw IOError(call: "epoll_ctl", errno: ENOENT)
     }
     guard registration.interest != interest else { return }
-    let event = EpollEvent(
-      events: Self.epollEvents(for: interest),
-      data: Self.eventData(fd: fd, generation: registration.generation))
     try Syscall.epollControl(
-      epollFD: epollFD, operation: GlibcGaps.epollCtlMod, fd: fd, event: event)
+      epollFD: epollFD, operation: EPOLL_CTL_MOD, fd: fd, events: Self.epollEvents(for: interest),
+      data: Self.eventData(fd: fd, generation: registration.generation))
     registrations[Int(fd)]?.interest = interest
   }
 
@@ -182,8 +178,7 @@ public final class EventLoop: @unchecked Sendable {
     registrations[Int(fd)] = nil
     // Ignored: if the descriptor was already closed, the kernel has dropped it from the set.
     try? Syscall.epollControl(
-      epollFD: epollFD, operation: GlibcGaps.epollCtlDel, fd: fd,
-      event: EpollEvent(events: 0, data: 0))
+      epollFD: epollFD, operation: EPOLL_CTL_DEL, fd: fd, events: 0, data: 0)
   }
 
   /// Runs `work` once `delay` after the start of this turn, on the monotonic clock. Timers fire
@@ -226,15 +221,15 @@ public final class EventLoop: @unchecked Sendable {
 
   private func dispatch(_ flags: UInt32, fd: Int32, generation: UInt32) {
     guard let registration = registration(fd: fd, generation: generation) else { return }
-    if flags & GlibcGaps.epollIn != 0 && registration.interest.contains(.readable) {
+    if flags & EPOLLIN.rawValue != 0 && registration.interest.contains(.readable) {
       registration.handler.readable()
     }
     // Each later callback looks the registration up again: the previous one may have
     // deregistered the descriptor or changed its interest.
-    let hungUp = GlibcGaps.epollHup | GlibcGaps.epollErr | GlibcGaps.epollRdHup
+    let hungUp = EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue
     if flags & hungUp != 0 {
       self.registration(fd: fd, generation: generation)?.handler.hangup()
-    } else if flags & GlibcGaps.epollOut != 0,
+    } else if flags & EPOLLOUT.rawValue != 0,
       let current = self.registration(fd: fd, generation: generation),
       current.interest.contains(.writable)
     {
@@ -308,10 +303,10 @@ public final class EventLoop: @unchecked Sendable {
     var events: UInt32 = 0
     if interest.contains(.readable) {
       // RDHUP rides along with reading: a peer's half-close is news about the input stream.
-      events |= GlibcGaps.epollIn | GlibcGaps.epollRdHup
+      events |= EPOLLIN.rawValue | EPOLLRDHUP.rawValue
     }
     if interest.contains(.writable) {
-      events |= GlibcGaps.epollOut
+      events |= EPOLLOUT.rawValue
     }
     return events
   }

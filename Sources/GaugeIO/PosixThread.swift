@@ -1,3 +1,4 @@
+import CLinuxIO
 import Glibc
 
 /// A joinable pthread running one closure; GaugeIO avoids Foundation's `Thread`.
@@ -25,10 +26,9 @@ public struct PosixThread: Sendable {
       &handle, nil,
       { context in
         let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
-        if let setThreadName = GlibcGaps.setThreadName {
-          let name = Array(start.name.utf8.prefix(15).map { CChar(bitPattern: $0) }) + [0]
-          _ = setThreadName(pthread_self(), name)
-        }
+        // Best effort: a thread name only helps debugging.
+        let name = Array(start.name.utf8.prefix(15).map { CChar(bitPattern: $0) }) + [0]
+        _ = pthread_setname_np(pthread_self(), name)
         start.body()
         return nil
       }, start.toOpaque())

@@ -1,3 +1,4 @@
+import CLinuxIO
 import Glibc
 
 /// Thin wrappers over the system calls GaugeIO needs.
@@ -72,7 +73,7 @@ public enum Syscall {
   public static func accept4(fd: Int32) throws(IOError) -> IOResult<Int32> {
     let flags = Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue)
     while true {
-      let result = GlibcGaps.accept4(fd, nil, nil, flags)
+      let result = CLinuxIO.accept4(fd, nil, nil, flags)
       if result >= 0 { return .processed(result) }
       switch errno {
       case EINTR, ECONNABORTED: continue
@@ -170,27 +171,25 @@ public enum Syscall {
   }
 
   static func epollCreate() throws(IOError) -> Int32 {
-    try retryingInterrupts("epoll_create1") { GlibcGaps.epollCreate1(GlibcGaps.epollCloexec) }
+    try retryingInterrupts("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
   }
 
   static func epollControl(
-    epollFD: Int32, operation: Int32, fd: Int32, event: EpollEvent
+    epollFD: Int32, operation: Int32, fd: Int32, events: UInt32, data: UInt64
   ) throws(IOError) {
-    _ = try retryingInterrupts("epoll_ctl") {
-      withUnsafeTemporaryAllocation(byteCount: EpollEvent.byteCount, alignment: 8) { raw in
-        event.store(to: raw.baseAddress!)
-        return GlibcGaps.epollCtl(epollFD, operation, fd, raw.baseAddress)
-      }
-    }
+    var event = epoll_event()
+    event.events = events
+    event.data.u64 = data
+    _ = try retryingInterrupts("epoll_ctl") { epoll_ctl(epollFD, operation, fd, &event) }
   }
 
   /// Returns how many events were stored in `events`. `EINTR` returns 0 instead of retrying,
   /// so the caller recomputes its timeout from the clock.
   static func epollWait(
-    epollFD: Int32, events: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32
+    epollFD: Int32, events: UnsafeMutableBufferPointer<epoll_event>, timeoutMilliseconds: Int32
   ) throws(IOError) -> Int {
-    let capacity = Int32(events.count / EpollEvent.byteCount)
-    let result = GlibcGaps.epollWait(epollFD, events.baseAddress, capacity, timeoutMilliseconds)
+    let result = epoll_wait(
+      epollFD, events.baseAddress, Int32(events.count), timeoutMilliseconds)
     if result >= 0 { return Int(result) }
     let code = errno
     if code == EINTR { return 0 }
@@ -199,7 +198,7 @@ public enum Syscall {
 
   static func eventfd() throws(IOError) -> Int32 {
     try retryingInterrupts("eventfd") {
-      GlibcGaps.eventfd(0, GlibcGaps.eventfdCloexec | GlibcGaps.eventfdNonBlock)
+      CLinuxIO.eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
     }
   }
 
