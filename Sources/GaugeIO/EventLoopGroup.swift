@@ -36,6 +36,21 @@ public final class EventLoopGroup: Sendable {
     return loops[Int(UInt(bitPattern: ticket) % UInt(loops.count))]
   }
 
+  /// Waits for every loop's thread to finish, for loops that stop themselves (each calling
+  /// `stop()` on its own loop once its work is done).
+  public func join() {
+    precondition(
+      !loops.contains { $0.inEventLoop },
+      "join() on one of the group's own loops would wait for itself")
+    let started = threads.withLock { threads in
+      defer { threads.removeAll() }
+      return threads
+    }
+    for thread in started {
+      thread.join()
+    }
+  }
+
   /// Stops every loop and waits for their threads to finish. Loops cannot be restarted.
   public func stopAndJoin() {
     precondition(
@@ -44,12 +59,6 @@ public final class EventLoopGroup: Sendable {
     for loop in loops {
       loop.stop()
     }
-    let started = threads.withLock { threads in
-      defer { threads.removeAll() }
-      return threads
-    }
-    for thread in started {
-      thread.join()
-    }
+    join()
   }
 }

@@ -158,7 +158,11 @@ import Testing
   }
 
   @Test func finishedCallCancelsItsDeadlineTimer() {
-    let (client, _, scheduler) = makeConnection()
+    // Only the deadline timer: the connection's own timers are off.
+    let (client, _, scheduler) = makeConnection {
+      $0.idleTimeout = nil
+      $0.writeStallTimeout = nil
+    }
     client.start(
       headers: InMemoryHTTP2Client.grpcHeaders(
         path: "/test.Echo/Echo", extra: [("grpc-timeout", "5S")]), body: framed([1]))

@@ -44,8 +44,19 @@ final class InMemoryHTTP2Client {
     }
   }
 
+  struct GoAway: Equatable {
+    var lastStreamID: Int32
+    var errorCode: UInt32
+    var debug: String
+  }
+
   private var session: OpaquePointer?
   var responses: [Int32: Response] = [:]
+  /// Every GOAWAY the server sent, in order.
+  var goAways: [GoAway] = []
+  /// PINGs from the server (the session answers them itself).
+  var pingsReceived = 0
+  var pingAcksReceived = 0
   private var uploads: [Int32: (bytes: [UInt8], offset: Int, end: Bool)] = [:]
   let server: GRPCServerConnection
 
@@ -59,6 +70,7 @@ final class InMemoryHTTP2Client {
     nghttp2_session_callbacks_set_on_header_callback(callbacks, clientOnHeader)
     nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, clientOnData)
     nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, clientOnClose)
+    nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, clientOnFrame)
     var options: OpaquePointer?
     nghttp2_option_new(&options)
     defer { nghttp2_option_del(options) }
@@ -124,6 +136,22 @@ final class InMemoryHTTP2Client {
     nghttp2_submit_rst_stream(session, 0, streamID, code)
   }
 
+  func ping() {
+    nghttp2_submit_ping(session, 0, nil)
+  }
+
+  /// Everything the server has queued, straight through the client session,
+  /// with nothing sent back: a peer that reads but does not answer.
+  func readOnly() {
+    var toClient: [UInt8] = []
+    _ = server.drainOutput(into: &toClient)
+    toClient.withUnsafeBytes { bytes in
+      guard let base = bytes.baseAddress else { return }
+      _ = nghttp2_session_mem_recv(
+        session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+    }
+  }
+
   /// Moves bytes both ways until neither side has anything left to say.
   func exchange() {
     for _ in 0..<100 {
@@ -169,6 +197,27 @@ final class InMemoryHTTP2Client {
   fileprivate func closed(stream: Int32, code: UInt32) {
     responses[stream, default: Response()].closed = true
     if code != 0 { responses[stream, default: Response()].resetCode = code }
+  }
+
+  fileprivate func received(frame: UnsafePointer<nghttp2_frame>) {
+    switch UInt32(frame.pointee.hd.type) {
+    case NGHTTP2_GOAWAY.rawValue:
+      let goaway = frame.pointee.goaway
+      goAways.append(
+        GoAway(
+          lastStreamID: goaway.last_stream_id, errorCode: goaway.error_code,
+          debug: String(
+            decoding: UnsafeBufferPointer(start: goaway.opaque_data, count: goaway.opaque_data_len),
+            as: UTF8.self)))
+    case NGHTTP2_PING.rawValue:
+      if frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0 {
+        pingAcksReceived += 1
+      } else {
+        pingsReceived += 1
+      }
+    default:
+      break
+    }
   }
 
   fileprivate func readUpload(stream: Int32, into buffer: UnsafeMutableRawBufferPointer) -> (
@@ -231,6 +280,14 @@ private func clientOnClose(
   _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
   InMemoryHTTP2Client.from(userData).closed(stream: streamID, code: errorCode)
+  return 0
+}
+
+private func clientOnFrame(
+  _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?,
+  _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+  InMemoryHTTP2Client.from(userData).received(frame: frame!)
   return 0
 }
 

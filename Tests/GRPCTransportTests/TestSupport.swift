@@ -1,3 +1,5 @@
+import Testing
+
 @testable import GRPCTransport
 
 /// A scheduler whose clock moves only when the test says so.
@@ -122,5 +124,49 @@ final class ImmediateExecutor: LoopExecutor {
 
   func execute(_ work: @escaping @Sendable () -> Void) {
     work()
+  }
+}
+
+/// A server connection on its own, fed raw bytes by the test: for what no
+/// well-behaved client session would send.
+final class RawPeer {
+  let server: GRPCServerConnection
+  let service: EchoService
+  let scheduler: ManualScheduler
+  /// Every frame the server has sent so far.
+  private(set) var frames: [RawFrames.Frame] = []
+  private var unparsed: [UInt8] = []
+
+  init(configure: (inout ServerConfiguration) -> Void = { _ in }) {
+    let (client, service, scheduler) = makeConnection(configure: configure)
+    self.server = client.server
+    self.service = service
+    self.scheduler = scheduler
+  }
+
+  /// Sends the connection preface and an empty SETTINGS frame.
+  func open() {
+    #expect(send(RawFrames.preface + RawFrames.settings()))
+  }
+
+  /// False when the server gave up on the connection.
+  @discardableResult
+  func send(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { server.receive($0) }
+  }
+
+  /// Takes what the server has queued; returns the new frames.
+  @discardableResult
+  func read() -> [RawFrames.Frame] {
+    _ = server.drainOutput(into: &unparsed)
+    let new = RawFrames.parse(&unparsed)
+    frames += new
+    return new
+  }
+
+  var goAways: [RawFrames.GoAway] { frames.compactMap(\.goAway) }
+
+  func resetCode(stream: Int32) -> UInt32? {
+    frames.first { $0.type == 0x3 && $0.stream == stream }?.errorCode
   }
 }

@@ -16,6 +16,13 @@ protocol HTTP2SessionDelegate: AnyObject {
     -> HTTP2OutboundChunk
   /// A frame that ends the stream from our side left the session.
   func streamEndSent(_ streamID: Int32)
+  /// A HEADERS or DATA frame left the session; `dataBytes` is the DATA
+  /// payload (0 for HEADERS).
+  func responseFrameSent(dataBytes: Int)
+  /// The peer sent a PING (nghttp2 answers it).
+  func pingReceived()
+  /// The peer answered one of our PINGs.
+  func pingAcknowledged(payload: UInt64)
 }
 
 enum HTTP2OutboundChunk {

@@ -8,6 +8,10 @@ final class NGHTTP2Session {
     var initialWindowSize: UInt32 = 1 << 20
     var connectionWindowSize: Int32 = 8 << 20
     var maxHeaderListSize: UInt32 = 16 << 10
+    var floodLimits = FloodLimits()
+    /// Which flood limits to leave to libnghttp2 when it has them; tests
+    /// narrow this to exercise gauged's own counting.
+    var libraryFloodChecks = FloodChecks.all
   }
 
   enum Failure: Error, Equatable {
@@ -18,11 +22,20 @@ final class NGHTTP2Session {
 
   private var session: OpaquePointer?
   weak var delegate: HTTP2SessionDelegate?
+  /// The flood limits libnghttp2 enforces on this session.
+  let libraryFloodChecks: FloodChecks
+  fileprivate var floodGuard: FloodGuard
+  fileprivate let clock: () -> ContinuousClock.Instant
+  /// Set once a GOAWAY that ends the connection has been queued: input is
+  /// ignored from then on, and the connection closes once it is sent.
+  private(set) var terminationReason: String?
 
-  init(settings: Settings) {
+  init(settings: Settings, clock: @escaping () -> ContinuousClock.Instant) {
+    self.clock = clock
     var callbacks: OpaquePointer?
     nghttp2_session_callbacks_new(&callbacks)
     defer { nghttp2_session_callbacks_del(callbacks) }
+    nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks, onBeginFrame)
     nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, onBeginHeaders)
     nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeader)
     nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameReceived)
@@ -33,11 +46,35 @@ final class NGHTTP2Session {
     var options: OpaquePointer?
     nghttp2_option_new(&options)
     defer { nghttp2_option_del(options) }
-    // Defences that this libnghttp2 carries (Debian backports them to 1.52).
-    nghttp2_option_set_max_settings(options, 32)
-    nghttp2_option_set_max_outbound_ack(options, 1000)
-    nghttp2_option_set_max_continuations(options, 8)
-    nghttp2_option_set_stream_reset_rate_limit(options, 1000, 33)
+    // Each flood limit is left to libnghttp2 when the linked build has it
+    // (found by symbol: Debian backports some to 1.52); the FloodGuard
+    // counts the rest. A limit kept from the library is set out of reach,
+    // since the library applies its defaults unasked.
+    let limits = settings.floodLimits
+    let wanted = settings.libraryFloodChecks
+    func limit(_ check: FloodChecks, _ value: Int) -> Int { wanted.contains(check) ? value : .max }
+    var enforced: FloodChecks = []
+    if gauged_nghttp2_set_max_settings(
+      options, limit(.settingsEntries, limits.maxSettingsEntries)) != 0
+    {
+      enforced.insert(.settingsEntries)
+    }
+    if gauged_nghttp2_set_max_outbound_ack(options, limit(.owedAcks, limits.maxOwedAcks)) != 0 {
+      enforced.insert(.owedAcks)
+    }
+    if gauged_nghttp2_set_max_continuations(
+      options, limit(.continuations, limits.maxContinuations)) != 0
+    {
+      enforced.insert(.continuations)
+    }
+    if gauged_nghttp2_set_stream_reset_rate_limit(
+      options, UInt64(limit(.resetRate, limits.resetBurst)), UInt64(limits.resetsPerSecond)) != 0
+    {
+      enforced.insert(.resetRate)
+    }
+    enforced.formIntersection(wanted)
+    self.libraryFloodChecks = enforced
+    self.floodGuard = FloodGuard(limits: limits, checks: FloodChecks.all.subtracting(enforced))
 
     nghttp2_session_server_new2(
       &session, callbacks, nil, options)
@@ -66,28 +103,44 @@ final class NGHTTP2Session {
 
   /// Feeds received bytes; callbacks run before this returns.
   func receive(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
+    if let terminationReason { throw .fatal(terminationReason) }
     guard let base = bytes.baseAddress, bytes.count > 0 else { return }
     let result = nghttp2_session_mem_recv(
       session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+    if let terminationReason { throw .fatal(terminationReason) }
     if result < 0 {
-      throw .fatal(String(cString: nghttp2_strerror(Int32(result))))
+      // nghttp2 stops here without a GOAWAY for some errors (a flood of
+      // CONTINUATION frames or of unread acknowledgements); say why.
+      let reason = String(cString: nghttp2_strerror(Int32(result)))
+      let floods = [NGHTTP2_ERR_FLOODED.rawValue, NGHTTP2_ERR_TOO_MANY_CONTINUATIONS.rawValue]
+      terminate(
+        errorCode: floods.contains(Int32(result))
+          ? NGHTTP2_ENHANCE_YOUR_CALM.rawValue : NGHTTP2_PROTOCOL_ERROR.rawValue,
+        reason: reason)
+      throw .fatal(reason)
     }
   }
 
-  /// Appends every frame ready to go to `buffer`.
-  func drainOutput(into buffer: inout [UInt8]) throws(Failure) {
-    while true {
+  /// Appends frames ready to go to `buffer` until it holds `limit` bytes
+  /// (one frame may cross it); whatever is left waits in the session.
+  func drainOutput(into buffer: inout [UInt8], limit: Int = .max) throws(Failure) {
+    while buffer.count < limit {
       var chunk: UnsafePointer<UInt8>?
       let count = nghttp2_session_mem_send(session, &chunk)
       if count < 0 { throw .fatal(String(cString: nghttp2_strerror(Int32(count)))) }
-      guard count > 0, let chunk else { return }
+      guard count > 0, let chunk else {
+        floodGuard.outputDrained()
+        return
+      }
       buffer.append(contentsOf: UnsafeBufferPointer(start: chunk, count: count))
     }
   }
 
-  /// False once both sides are done: the connection can be closed.
+  /// False once both sides are done, or a terminating GOAWAY has been
+  /// taken for sending: the connection can be closed.
   var isAlive: Bool {
-    nghttp2_session_want_read(session) != 0 || nghttp2_session_want_write(session) != 0
+    if terminationReason != nil { return wantsWrite }
+    return nghttp2_session_want_read(session) != 0 || nghttp2_session_want_write(session) != 0
   }
 
   var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
@@ -119,11 +172,42 @@ final class NGHTTP2Session {
     nghttp2_session_get_stream_remote_close(session, streamID) != 0
   }
 
+  /// GOAWAY naming the last stream processed: streams the peer opens
+  /// after that are ignored, those already open carry on.
   func goAway(errorCode: UInt32, debug: String = "") {
     let lastStream = nghttp2_session_get_last_proc_stream_id(session)
     var bytes = Array(debug.utf8)
     _ = nghttp2_submit_goaway(
       session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream, errorCode, &bytes, bytes.count)
+  }
+
+  /// The first step of a graceful shutdown: a GOAWAY that refuses nothing
+  /// yet but tells the peer to stop opening streams. The real one, sent
+  /// with `goAway`, should follow about a round trip later.
+  func submitShutdownNotice() {
+    _ = nghttp2_submit_shutdown_notice(session)
+  }
+
+  /// GOAWAY, then the connection ends as soon as it is written: input is no
+  /// longer read and `isAlive` turns false.
+  func terminate(errorCode: UInt32, reason: String) {
+    guard terminationReason == nil else { return }
+    goAway(errorCode: errorCode, debug: reason)
+    terminationReason = reason
+  }
+
+  /// A PING carrying `payload`, answered by `pingAcknowledged`.
+  func submitPing(payload: UInt64) {
+    var bytes = payload.bigEndian
+    withUnsafeBytes(of: &bytes) { raw in
+      _ = nghttp2_submit_ping(
+        session, UInt8(NGHTTP2_FLAG_NONE.rawValue),
+        raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
+    }
+  }
+
+  fileprivate func flood(_ reason: String) {
+    terminate(errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue, reason: reason)
   }
 
   fileprivate func submitTrailers(streamID: Int32, trailers: [HeaderField]) {
@@ -178,6 +262,22 @@ private func isRequestHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Bool {
   frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue)
 }
 
+private func onBeginFrame(
+  _ session: OpaquePointer?, _ header: UnsafePointer<nghttp2_frame_hd>?,
+  _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+  guard let owner = NGHTTP2Session.from(userData), let header else { return callbackFailure }
+  guard owner.terminationReason == nil else { return callbackFailure }
+  let isAck = header.pointee.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0
+  if let flood = owner.floodGuard.frameBegins(
+    type: header.pointee.type, length: header.pointee.length, isAck: isAck)
+  {
+    owner.flood(flood)
+    return callbackFailure
+  }
+  return 0
+}
+
 private func onBeginHeaders(
   _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?,
   _ userData: UnsafeMutableRawPointer?
@@ -211,7 +311,22 @@ private func onFrameReceived(
   guard let owner = NGHTTP2Session.from(userData), let frame else { return callbackFailure }
   let streamID = frame.pointee.hd.stream_id
   let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+  let isAck = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0
   switch UInt32(frame.pointee.hd.type) {
+  case NGHTTP2_PING.rawValue:
+    if isAck {
+      let payload = withUnsafeBytes(of: frame.pointee.ping.opaque_data) {
+        UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self))
+      }
+      owner.delegate?.pingAcknowledged(payload: payload)
+    } else {
+      if let flood = owner.floodGuard.ackOwed() { owner.flood(flood) }
+      owner.delegate?.pingReceived()
+    }
+  case NGHTTP2_SETTINGS.rawValue where !isAck:
+    if let flood = owner.floodGuard.ackOwed() { owner.flood(flood) }
+  case NGHTTP2_RST_STREAM.rawValue:
+    if let flood = owner.floodGuard.resetReceived(at: owner.clock()) { owner.flood(flood) }
   case NGHTTP2_HEADERS.rawValue:
     if frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
       owner.delegate?.streamHeadersEnded(streamID, endStream: endStream)
@@ -224,7 +339,7 @@ private func onFrameReceived(
   default:
     break
   }
-  return 0
+  return owner.terminationReason == nil ? 0 : callbackFailure
 }
 
 private func onDataChunk(
@@ -252,8 +367,10 @@ private func onFrameSent(
   guard let owner = NGHTTP2Session.from(userData), let frame else { return callbackFailure }
   let type = UInt32(frame.pointee.hd.type)
   let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
-  if endStream, type == NGHTTP2_HEADERS.rawValue || type == NGHTTP2_DATA.rawValue {
-    owner.delegate?.streamEndSent(frame.pointee.hd.stream_id)
+  if type == NGHTTP2_HEADERS.rawValue || type == NGHTTP2_DATA.rawValue {
+    owner.delegate?.responseFrameSent(
+      dataBytes: type == NGHTTP2_DATA.rawValue ? frame.pointee.hd.length : 0)
+    if endStream { owner.delegate?.streamEndSent(frame.pointee.hd.stream_id) }
   }
   return 0
 }

@@ -5,17 +5,38 @@ import CNGHTTP2
 /// the router's services. No I/O happens here; the socket glue (or a test)
 /// moves the bytes.
 public final class GRPCServerConnection {
-  private let router: Router
-  private let configuration: ServerConfiguration
-  private let scheduler: CallScheduler
-  private let session: NGHTTP2Session
-  private var streams: [Int32: ServerStream] = [:]
+  let router: Router
+  let configuration: ServerConfiguration
+  let scheduler: CallScheduler
+  let session: NGHTTP2Session
+  var streams: [Int32: ServerStream] = [:]
   /// One zlib stream each way for the whole connection, made on first use:
   /// messages are compressed and inflated one at a time on the loop.
   private lazy var inflater = GzipInflater()
   private lazy var deflater = GzipDeflater()
   /// Called when there is output to drain; the owner flushes once per turn.
-  private let outputReady: () -> Void
+  let outputReady: () -> Void
+
+  // Limits (GRPCServerConnection+Limits.swift).
+  let callsInFlight = CallsInFlight()
+  /// Response bytes queued on streams and not yet taken by nghttp2.
+  var queuedResponseBytes = 0
+  /// Bytes of request messages received in part.
+  var partialRequestBytes = 0
+
+  // Connection life (GRPCServerConnection+Life.swift).
+  var pingPolicy: PingAbusePolicy
+  var lastReceived: ContinuousClock.Instant
+  var idleSince: ContinuousClock.Instant?
+  var idleTimer: ScheduledWork?
+  var keepaliveTimer: ScheduledWork?
+  var keepaliveDeadline: ScheduledWork?
+  var stall = WriteStall()
+  var shutdownPhase = ShutdownPhase.serving
+  var shutdownTimer: ScheduledWork?
+  /// The peer is beyond reach (a keepalive went unanswered, writes stalled):
+  /// the owner closes the socket without flushing.
+  public internal(set) var abandoned = false
 
   public init(
     router: Router, configuration: ServerConfiguration, scheduler: CallScheduler,
@@ -28,13 +49,21 @@ public final class GRPCServerConnection {
     var settings = NGHTTP2Session.Settings()
     settings.maxConcurrentStreams = configuration.maxConcurrentStreams
     settings.maxHeaderListSize = UInt32(configuration.maxHeaderListBytes)
-    self.session = NGHTTP2Session(settings: settings)
+    settings.floodLimits = configuration.floodLimits
+    settings.libraryFloodChecks = configuration.libraryFloodChecks
+    self.session = NGHTTP2Session(settings: settings, clock: { [scheduler] in scheduler.now })
+    self.pingPolicy = PingAbusePolicy(
+      minInterval: configuration.keepalive.minReceivedPingInterval,
+      maxStrikes: configuration.keepalive.maxPingStrikes)
+    self.lastReceived = scheduler.now
     session.delegate = self
+    startLife()
   }
 
   /// Feeds bytes from the peer. False when the connection is beyond saving:
   /// drain the output (a GOAWAY may be queued), then close.
   public func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    lastReceived = scheduler.now
     do {
       try session.receive(bytes)
       return true
@@ -43,18 +72,29 @@ public final class GRPCServerConnection {
     }
   }
 
-  /// Appends everything ready to send. False on a fatal session error.
-  public func drainOutput(into buffer: inout [UInt8]) -> Bool {
+  /// Appends what is ready to send, stopping once `buffer` holds about
+  /// `limit` bytes so that a peer that does not read leaves its backlog
+  /// here, where it is bounded. False on a fatal session error.
+  public func drainOutput(into buffer: inout [UInt8], limit: Int = .max) -> Bool {
     do {
-      try session.drainOutput(into: &buffer)
+      try session.drainOutput(into: &buffer, limit: limit)
       return true
     } catch {
       return false
     }
   }
 
-  /// False once the peer and we are both done with the connection.
-  public var isAlive: Bool { session.isAlive }
+  /// False once the connection can be closed: both sides are done, or it
+  /// is ending and everything it had to say is out.
+  public var isAlive: Bool {
+    if abandoned { return false }
+    switch shutdownPhase {
+    case .serving: return session.isAlive
+    // Streams may still be on their way until the final GOAWAY.
+    case .noticeSent: return session.terminationReason == nil || session.wantsWrite
+    case .goAwaySent: return streams.isEmpty ? session.wantsWrite : session.isAlive
+    }
+  }
 
   public var openStreamCount: Int { streams.count }
 
@@ -62,8 +102,12 @@ public final class GRPCServerConnection {
   public func connectionLost() {
     let live = streams.values
     streams.removeAll()
+    queuedResponseBytes = 0
+    partialRequestBytes = 0
+    stopLife()
     for stream in live {
       stream.deadlineTimer?.cancel()
+      stream.call?.onOutboundDrained = nil
       if stream.callIsLive {
         stream.call?.markFinished()
         stream.handler?.cancel(GRPCStatus(.unavailable, "connection lost"))
@@ -75,6 +119,10 @@ public final class GRPCServerConnection {
 
   private func dispatch(_ stream: ServerStream, endStream: Bool) {
     let head = stream.head
+    if head.path == "/", head.method == "GET" || (head.method == "POST" && !head.isGRPC) {
+      respondBanner(stream)
+      return
+    }
     guard head.method == "POST" else {
       respondHTTP(stream, status: 405, title: "Method Not Allowed", detail: "gRPC requires POST")
       return
@@ -136,10 +184,15 @@ public final class GRPCServerConnection {
       methodName = method
     }
 
+    guard admitsCall() else {
+      session.resetStream(streamID: stream.id, errorCode: NGHTTP2_REFUSED_STREAM.rawValue)
+      outputReady()
+      return
+    }
     let deadline = timeout.map { scheduler.now + $0 }
     let call = ServerCall(
       service: serviceName, method: methodName, metadata: head.metadata, deadline: deadline,
-      streamID: stream.id, sink: self)
+      streamID: stream.id, sink: self, inFlight: callsInFlight)
     stream.call = call
     guard let handler = service.makeHandler(method: methodName, call: call) else {
       call.finish(
@@ -165,9 +218,11 @@ public final class GRPCServerConnection {
     stream.handler?.cancel(status)
   }
 
-  private func failCall(_ stream: ServerStream, _ status: GRPCStatus) {
+  func failCall(
+    _ stream: ServerStream, _ status: GRPCStatus, resetCode: UInt32 = NGHTTP2_CANCEL.rawValue
+  ) {
     guard let call = stream.call, stream.callIsLive else { return }
-    stream.resetCodeAfterEnd = NGHTTP2_CANCEL.rawValue
+    stream.resetCodeAfterEnd = resetCode
     call.finish(status)
     stream.handler?.cancel(status)
   }
@@ -232,18 +287,28 @@ public final class GRPCServerConnection {
   /// A plain HTTP answer for requests that are not gRPC at all, with an
   /// RFC 9457 problem body.
   private func respondHTTP(_ stream: ServerStream, status: Int, title: String, detail: String) {
-    stream.responseStarted = true
     let body =
       "{\"type\":\"about:blank\",\"title\":\"\(title)\",\"status\":\(status),"
       + "\"detail\":\"\(jsonEscaped(detail))\"}"
+    respondPlain(stream, status: status, contentType: "application/problem+json", body: body)
+  }
+
+  private func respondBanner(_ stream: ServerStream) {
+    let text = ServerBanner.text(
+      serverName: configuration.serverName, services: router.serviceNames)
+    respondPlain(stream, status: 200, contentType: "text/plain; charset=utf-8", body: text)
+  }
+
+  private func respondPlain(_ stream: ServerStream, status: Int, contentType: String, body: String)
+  {
+    stream.responseStarted = true
     stream.outbound.append(contentsOf: body.utf8)
+    queuedResponseBytes += stream.pendingOutboundBytes
     stream.ending = .endStream
     session.submitResponse(
       streamID: stream.id,
-      headers: [
-        HeaderField(":status", String(status)),
-        HeaderField("content-type", "application/problem+json"),
-      ], hasBody: true)
+      headers: [HeaderField(":status", String(status)), HeaderField("content-type", contentType)],
+      hasBody: true)
     outputReady()
   }
 
@@ -266,13 +331,19 @@ extension GRPCServerConnection: ServerCallSink {
 
   func send(streamID: Int32, message: [UInt8], compress: Bool) {
     guard let stream = streams[streamID] else { return }
-    startResponse(stream, metadata: Metadata())
-    if compress, stream.responseEncoding == .gzip, let compressed = deflater.deflate(message) {
-      MessageFramer.append(compressed, compressed: true, to: &stream.outbound)
-    } else {
-      MessageFramer.append(message, to: &stream.outbound)
+    var payload = message
+    var compressed = false
+    if compress, stream.responseEncoding == .gzip, let deflated = deflater.deflate(message) {
+      payload = deflated
+      compressed = true
     }
+    guard admitsResponse(of: 5 + payload.count, on: stream) else { return }
+    startResponse(stream, metadata: Metadata())
+    let before = stream.pendingOutboundBytes
+    MessageFramer.append(payload, compressed: compressed, to: &stream.outbound)
+    queuedResponseBytes += stream.pendingOutboundBytes - before
     wake(stream)
+    noteOutboundQueued()
   }
 
   func finish(streamID: Int32, status: GRPCStatus, trailers: Metadata) {
@@ -312,13 +383,21 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
   func streamBegan(_ streamID: Int32) {
     streams[streamID] = ServerStream(
       id: streamID, maxMessageBytes: configuration.maxReceiveMessageBytes)
+    idleSince = nil
   }
 
   func streamHeader(
     _ streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer
   ) -> Bool {
     guard let stream = streams[streamID] else { return true }
-    return stream.head.add(name: name, value: value, limit: configuration.maxHeaderListBytes)
+    if stream.head.add(name: name, value: value, limit: configuration.maxHeaderListBytes) {
+      return true
+    }
+    // Over the cap: the stream is reset with ENHANCE_YOUR_CALM, as grpc-core
+    // does (stock clients report RESOURCE_EXHAUSTED), and nghttp2 skips the
+    // rest of the header block without reporting it.
+    session.resetStream(streamID: streamID, errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue)
+    return false
   }
 
   func streamHeadersEnded(_ streamID: Int32, endStream: Bool) {
@@ -328,7 +407,10 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
 
   func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
     guard let stream = streams[streamID], stream.callIsLive else { return }
+    let before = stream.deframer.bufferedBytes
+    defer { partialRequestBytes += stream.deframer.bufferedBytes - before }
     stream.deframer.append(bytes)
+    guard admitsRequestBytes(growth: stream.deframer.bufferedBytes - before) else { return }
     while stream.callIsLive {
       let message: MessageDeframer.Message?
       do {
@@ -385,7 +467,14 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
 
   func streamClosed(_ streamID: Int32, errorCode: UInt32) {
     guard let stream = streams.removeValue(forKey: streamID) else { return }
+    queuedResponseBytes -= stream.pendingOutboundBytes
+    partialRequestBytes -= stream.deframer.bufferedBytes
+    if streams.isEmpty {
+      becameIdle()
+      sendFinalGoAway()
+    }
     stream.deadlineTimer?.cancel()
+    stream.call?.onOutboundDrained = nil
     if stream.callIsLive {
       stream.call?.markFinished()
       stream.handler?.cancel(GRPCStatus(.cancelled, "the client cancelled the call"))
@@ -409,6 +498,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
             rebasing: source[stream.outboundOffset..<stream.outboundOffset + count]))
       }
       stream.outboundOffset += count
+      queuedResponseBytes -= count
       if stream.outboundOffset == stream.outbound.count {
         stream.outbound.removeAll(keepingCapacity: true)
         stream.outboundOffset = 0
@@ -432,6 +522,23 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
       return
     }
     session.resetStream(streamID: streamID, errorCode: stream.resetCodeAfterEnd)
+  }
+
+  func responseFrameSent(dataBytes: Int) {
+    pingPolicy.responseSent()
+    stall.dataBytesSent += dataBytes
+  }
+
+  func pingReceived() {
+    let idle = streams.isEmpty
+    if pingPolicy.pingReceived(at: scheduler.now, idle: idle) {
+      session.terminate(errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue, reason: "too_many_pings")
+      outputReady()
+    }
+  }
+
+  func pingAcknowledged(payload: UInt64) {
+    pingAnswered(payload: payload)
   }
 }
 

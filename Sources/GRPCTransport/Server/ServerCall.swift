@@ -17,11 +17,12 @@ public final class ServerCall: @unchecked Sendable {
 
   private weak var sink: ServerCallSink?
   private let streamID: Int32
+  private let inFlight: CallsInFlight?
   public private(set) var isFinished = false
 
   init(
     service: String, method: String, metadata: Metadata, deadline: ContinuousClock.Instant?,
-    streamID: Int32, sink: ServerCallSink
+    streamID: Int32, sink: ServerCallSink, inFlight: CallsInFlight? = nil
   ) {
     self.service = service
     self.method = method
@@ -29,6 +30,12 @@ public final class ServerCall: @unchecked Sendable {
     self.deadline = deadline
     self.streamID = streamID
     self.sink = sink
+    self.inFlight = inFlight
+    inFlight?.enter()
+  }
+
+  deinit {
+    inFlight?.leave()
   }
 
   /// Sends response headers with custom metadata; otherwise they go out with

@@ -39,4 +39,12 @@ final class ServerStream {
   }
 
   var pendingOutboundBytes: Int { outbound.count - outboundOffset }
+
+  /// Drops the response bytes not sent yet; returns how many there were.
+  func discardOutbound() -> Int {
+    let dropped = pendingOutboundBytes
+    outbound = []
+    outboundOffset = 0
+    return dropped
+  }
 }

@@ -18,6 +18,10 @@ final class ConnectionHandler: EventLoopHandler {
 
   /// Reads per readiness event before yielding to other connections.
   private static let readsPerEvent = 4
+  /// Output the socket has not taken yet beyond which nothing more is
+  /// taken from the session: a peer that does not read leaves its backlog
+  /// in the session and on its streams, where it is bounded and counted.
+  private static let outputHighWater = 256 << 10
 
   init(
     socket: ConnectedSocket, loop: EventLoop, readBuffer: UnsafeMutableRawBufferPointer,
@@ -59,7 +63,11 @@ final class ConnectionHandler: EventLoopHandler {
         return
       case .processed(let count):
         if !connection.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])) {
-          closeAfterFlush = true
+          // Beyond saving: the GOAWAY goes out if the socket takes it now,
+          // and a peer that flooded us is not waited for.
+          flush()
+          close()
+          return
         }
         scheduleFlush()
         if count < readBuffer.count { return }
@@ -87,8 +95,20 @@ final class ConnectionHandler: EventLoopHandler {
   private func flush() {
     flushScheduled = false
     guard !isClosed else { return }
-    if !connection.drainOutput(into: &output) { closeAfterFlush = true }
-    while outputOffset < output.count {
+    if connection.abandoned {
+      close()
+      return
+    }
+    var written = 0
+    while true {
+      if output.count - outputOffset < Self.outputHighWater {
+        output.removeFirst(outputOffset)
+        outputOffset = 0
+        if !connection.drainOutput(into: &output, limit: Self.outputHighWater) {
+          closeAfterFlush = true
+        }
+      }
+      guard outputOffset < output.count else { break }
       let result: IOResult<Int>
       do {
         result = try output.withUnsafeBytes { bytes throws(IOError) in
@@ -101,15 +121,30 @@ final class ConnectionHandler: EventLoopHandler {
       switch result {
       case .processed(let count):
         outputOffset += count
+        written += count
       case .wouldBlock:
         setWritable(true)
+        connection.socketFlushed(bytesWritten: written, backlog: output.count - outputOffset)
         return
       }
     }
     output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
     outputOffset = 0
     setWritable(false)
+    connection.socketFlushed(bytesWritten: written, backlog: 0)
     if closeAfterFlush || !connection.isAlive { close() }
+  }
+
+  /// The server is stopping: the peer is told to open no more streams.
+  func beginShutdown() {
+    guard !isClosed else { return }
+    connection.beginShutdown()
+  }
+
+  /// Calls still running end with UNAVAILABLE.
+  func endGracePeriod() {
+    guard !isClosed else { return }
+    connection.endGracePeriod()
   }
 
   private func setWritable(_ writable: Bool) {

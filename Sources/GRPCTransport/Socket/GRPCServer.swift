@@ -44,6 +44,28 @@ public final class GRPCServer: Sendable {
     }
   }
 
+  /// Stops gracefully, returning once done: `onBegin` runs first (the
+  /// moment to mark health NOT_SERVING), then the listener closes and every
+  /// connection gets a GOAWAY. Calls in flight have `grace` to finish;
+  /// those still running then end with UNAVAILABLE. Returns when the last
+  /// connection is gone, at most about a second after the grace period.
+  public func shutdown(grace: Duration, onBegin: () -> Void = {}) {
+    onBegin()
+    let acceptor = self.acceptor
+    let contexts = self.contexts
+    // From the accepting loop, after the listener is closed, so that every
+    // connection it handed out is adopted before its loop starts draining.
+    contexts[0].loop.execute {
+      acceptor.acceptor.stop()
+      for context in contexts {
+        context.loop.execute {
+          context.shutdown(grace: grace) { context.loop.stop() }
+        }
+      }
+    }
+    group.join()
+  }
+
   /// Closes the listener and every connection, then stops the loops.
   public func stop() {
     let acceptor = self.acceptor

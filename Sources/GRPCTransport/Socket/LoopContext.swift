@@ -10,6 +10,9 @@ final class LoopContext: @unchecked Sendable {
   private let configuration: ServerConfiguration
   private let readBuffer: UnsafeMutableRawBufferPointer
   private var connections: [ObjectIdentifier: ConnectionHandler] = [:]
+  /// Set while shutting down: runs once the last connection is gone.
+  private var whenEmpty: (() -> Void)?
+  private var shuttingDown = false
 
   init(loop: EventLoop, router: Router, configuration: ServerConfiguration) {
     self.loop = loop
@@ -25,12 +28,12 @@ final class LoopContext: @unchecked Sendable {
   var connectionCount: Int { connections.count }
 
   func adopt(_ socket: ConnectedSocket) {
+    // A connection accepted just before the listener closed.
+    guard !shuttingDown else { return socket.close() }
     let handler = ConnectionHandler(
       socket: socket, loop: loop, readBuffer: readBuffer, router: router,
       configuration: configuration,
-      onClose: { [weak self] handler in
-        self?.connections.removeValue(forKey: ObjectIdentifier(handler))
-      })
+      onClose: { [weak self] handler in self?.closed(handler) })
     do {
       try handler.start()
       connections[ObjectIdentifier(handler)] = handler
@@ -41,5 +44,31 @@ final class LoopContext: @unchecked Sendable {
 
   func closeAll() {
     for handler in Array(connections.values) { handler.close() }
+  }
+
+  /// Drains this loop's connections: GOAWAY now; after `grace`, calls still
+  /// running end with UNAVAILABLE; a second later whatever is left is
+  /// closed. `done` runs on the loop once no connection is left.
+  func shutdown(grace: Duration, done: @escaping () -> Void) {
+    shuttingDown = true
+    whenEmpty = done
+    for handler in Array(connections.values) { handler.beginShutdown() }
+    loop.schedule(after: grace) { [weak self] in
+      guard let self else { return }
+      for handler in Array(self.connections.values) { handler.endGracePeriod() }
+    }
+    loop.schedule(after: grace + .seconds(1)) { [weak self] in self?.closeAll() }
+    finishIfEmpty()
+  }
+
+  private func closed(_ handler: ConnectionHandler) {
+    connections.removeValue(forKey: ObjectIdentifier(handler))
+    finishIfEmpty()
+  }
+
+  private func finishIfEmpty() {
+    guard connections.isEmpty, let done = whenEmpty else { return }
+    whenEmpty = nil
+    done()
   }
 }

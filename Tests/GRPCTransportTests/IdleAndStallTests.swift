@@ -1,0 +1,119 @@
+import CNGHTTP2
+import Testing
+
+@testable import GRPCTransport
+
+@Suite struct IdleTimeoutTests {
+  @Test func connectionWithoutStreamsIsClosedAfterTheIdleTimeout() {
+    let (client, _, scheduler) = makeConnection { $0.idleTimeout = .seconds(60) }
+    client.exchange()
+    scheduler.advance(by: .seconds(59))
+    client.exchange()
+    #expect(client.goAways.isEmpty)
+    scheduler.advance(by: .seconds(1))
+    client.exchange()
+    #expect(
+      client.goAways == [
+        .init(lastStreamID: 0, errorCode: NGHTTP2_NO_ERROR.rawValue, debug: "max_idle")
+      ])
+    #expect(!client.server.isAlive)
+  }
+
+  @Test func idleTimeCountsFromTheLastStream() {
+    let (client, _, scheduler) = makeConnection { $0.idleTimeout = .seconds(60) }
+    let stream = client.start(
+      headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Echo/Hold"), body: framed([1]),
+      end: false)
+    client.exchange()
+    scheduler.advance(by: .seconds(120))
+    client.exchange()
+    #expect(client.goAways.isEmpty)
+    client.reset(stream)
+    client.exchange()
+    scheduler.advance(by: .seconds(59))
+    client.exchange()
+    #expect(client.goAways.isEmpty)
+    scheduler.advance(by: .seconds(1))
+    client.exchange()
+    #expect(client.goAways.last?.debug == "max_idle")
+  }
+
+  @Test func noIdleTimeoutKeepsTheConnection() {
+    let (client, _, scheduler) = makeConnection { $0.idleTimeout = nil }
+    client.exchange()
+    scheduler.advance(by: .seconds(86_400))
+    client.exchange()
+    #expect(client.goAways.isEmpty)
+    #expect(client.server.isAlive)
+  }
+}
+
+@Suite struct WriteStallTests {
+  /// A reader whose HTTP/2 windows stay shut.
+  private func stalledStream(stallTimeout: Duration = .seconds(60)) -> (
+    InMemoryHTTP2Client, ServerCall, ManualScheduler, Int32
+  ) {
+    let (client, service, scheduler) = makeConnection(readsEagerly: false) {
+      $0.writeStallTimeout = stallTimeout
+    }
+    let stream = client.start(
+      headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Echo/Hold"), body: framed([1]))
+    client.exchange()
+    let call = service.handlers[0].call
+    call.send(message: [UInt8](repeating: 7, count: 200_000))
+    client.exchange()
+    return (client, call, scheduler, stream)
+  }
+
+  @Test func peerHoldingItsWindowShutIsClosed() {
+    let (client, call, scheduler, _) = stalledStream()
+    #expect(call.pendingOutboundBytes > 0)
+    // The first period saw the first window's worth go out.
+    scheduler.advance(by: .seconds(60))
+    client.exchange()
+    #expect(client.goAways.isEmpty)
+    scheduler.advance(by: .seconds(60))
+    client.exchange()
+    #expect(client.goAways.last?.errorCode == NGHTTP2_ENHANCE_YOUR_CALM.rawValue)
+    #expect(client.goAways.last?.debug.hasPrefix("write stalled") == true)
+    #expect(!client.server.isAlive)
+  }
+
+  @Test func slowReaderThatKeepsTakingIsServed() {
+    let (client, call, scheduler, stream) = stalledStream()
+    call.finish(.ok)
+    for _ in 0..<6 {
+      scheduler.advance(by: .seconds(50))
+      client.consumeAll()
+      client.exchange()
+    }
+    #expect(client.goAways.isEmpty)
+    #expect(client.responses[stream]!.body.count == 200_005)
+    #expect(client.responses[stream]!.grpcStatus == 0)
+  }
+
+  @Test func socketThatTakesNothingIsAbandoned() {
+    let (client, _, scheduler) = makeConnection { $0.writeStallTimeout = .seconds(30) }
+    client.exchange()
+    client.server.socketFlushed(bytesWritten: 0, backlog: 4096)
+    scheduler.advance(by: .seconds(29))
+    #expect(!client.server.abandoned)
+    scheduler.advance(by: .seconds(1))
+    #expect(client.server.abandoned)
+    #expect(!client.server.isAlive)
+  }
+
+  @Test func socketThatTakesSomethingEachPeriodIsKept() {
+    let (client, _, scheduler) = makeConnection { $0.writeStallTimeout = .seconds(30) }
+    client.exchange()
+    client.server.socketFlushed(bytesWritten: 0, backlog: 4096)
+    for _ in 0..<5 {
+      scheduler.advance(by: .seconds(20))
+      client.server.socketFlushed(bytesWritten: 100, backlog: 4096)
+    }
+    #expect(!client.server.abandoned)
+    client.server.socketFlushed(bytesWritten: 4096, backlog: 0)
+    scheduler.advance(by: .seconds(120))
+    #expect(!client.server.abandoned)
+  }
+}
