@@ -5,6 +5,9 @@ enum DurationText {
     ("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000),
   ]
 
+  /// What the timer flags expect, for their error messages.
+  static let expected = "a duration (like 250ms, 20s, 5m, 2h; 0 for none)"
+
   /// Milliseconds, or nil when `text` is not a number and a unit, or is
   /// longer than ten years.
   static func milliseconds(_ text: String) -> Int64? {
@@ -20,5 +23,19 @@ enum DurationText {
       return total
     }
     return nil
+  }
+
+  /// The same as a Duration; a bare `0` is zero too.
+  static func parse(_ text: String) -> Duration? {
+    if text == "0" { return .zero }
+    return milliseconds(text).map { .milliseconds($0) }
+  }
+
+  static func format(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    if attoseconds != 0 { return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000)ms" }
+    if seconds != 0, seconds % 3600 == 0 { return "\(seconds / 3600)h" }
+    if seconds != 0, seconds % 60 == 0 { return "\(seconds / 60)m" }
+    return "\(seconds)s"
   }
 }

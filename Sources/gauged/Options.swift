@@ -1,3 +1,4 @@
+import GRPCTransport
 import GaugeIO
 import GaugeStore
 
@@ -5,13 +6,14 @@ import GaugeStore
 struct Options {
   var listen = "127.0.0.1:50051"
   var threads = 0
-  var maxMessageBytes = 4 << 20
   var memoryOnly = false
-  var compressResponses = false
   var dataDirectory = "./gauged-data"
   var durability = Durability.relaxed
   var flushIntervalMs = 10
   var tombstoneRetentionMs: Int64 = 24 * 3_600_000
+  var shutdownGrace: Duration = .seconds(10)
+  /// Limits, timers and compression of the transport, set by the flags below.
+  var server = ServerConfiguration()
 
   static let usage = """
     gauged: keeps live widgets and serves gauge.v1.WidgetService over gRPC (h2c).
@@ -23,8 +25,6 @@ struct Options {
                                  Port 0 picks a free port; the bound address is
                                  printed on standard output once serving.
       --threads N                Event loops, one thread each (default: one per core).
-      --max-message-bytes N      Largest request message accepted (default 4194304),
-                                 before and after decompression.
       --compress-responses       Gzip response messages for clients whose
                                  grpc-accept-encoding lists gzip (default: off).
                                  Gzip requests are accepted either way.
@@ -49,8 +49,40 @@ struct Options {
       --version                  Print the version and exit.
       -h, --help                 Print this help and exit.
 
-    Signals: SIGTERM or SIGINT stops the server, flushes the store and exits 0
-    (1 when the last changes could not be written).
+    Limits:
+      --max-message-bytes N      Largest request message accepted (default 4194304),
+                                 before and after decompression.
+      --max-concurrent-streams N Streams one connection may have open (default 1000);
+                                 more are refused with REFUSED_STREAM.
+      --max-connection-buffer-bytes N
+                                 Bytes one connection may hold: responses its peer
+                                 has not read plus partly received requests
+                                 (default 67108864, or twice --max-message-bytes if
+                                 more); over it the connection is closed.
+
+    Connection life (DURATION: 250ms, 20s, 5m, 2h; 0 turns a timer off):
+      --idle-timeout DURATION    Close connections without streams after this
+                                 (default 5m).
+      --write-stall-timeout DURATION
+                                 Close connections whose peer takes none of what it
+                                 is owed for this long (default 60s).
+      --keepalive-interval DURATION
+                                 Ping peers quiet for this long (default 0: never).
+      --keepalive-timeout DURATION
+                                 Close peers that leave a ping unanswered this long
+                                 (default 20s).
+      --min-ping-interval DURATION
+                                 Pings from a peer closer together than this, while
+                                 the server sends nothing, are strikes; the third
+                                 ends the connection with GOAWAY "too_many_pings"
+                                 (default 5m; without calls, 2h).
+      --shutdown-grace DURATION  On SIGTERM or SIGINT, how long calls in flight may
+                                 take to finish (default 10s).
+
+    Signals: SIGTERM or SIGINT stops the server gracefully: health turns
+    NOT_SERVING, new connections and streams are refused, calls in flight get the
+    grace period, calls still running then end with UNAVAILABLE; the store is
+    flushed and gauged exits 0 (1 when the last changes could not be written).
 
     If the disk fills up or fails, writes fail with UNAVAILABLE (reads keep
     working) until a retried commit succeeds.
@@ -63,12 +95,9 @@ struct Options {
 
   static func parse(_ arguments: [String]) -> ParseOutcome {
     var options = Options()
-    var diskFlags: [String] = []
     var rest = arguments[...]
-    func value(for flag: String) -> String? {
-      guard let next = rest.popFirst() else { return nil }
-      return next
-    }
+    var diskFlags: [String] = []
+    var bufferGiven = false
     while let argument = rest.popFirst() {
       var flag = argument
       var inline: String?
@@ -76,7 +105,6 @@ struct Options {
         flag = String(argument[..<equals])
         inline = String(argument[argument.index(after: equals)...])
       }
-      func required() -> String? { inline ?? value(for: flag) }
       switch flag {
       case "-h", "--help":
         return .exit(code: 0, message: usage)
@@ -84,57 +112,86 @@ struct Options {
         return .exit(code: 0, message: "gauged \(version)")
       case "--memory":
         options.memoryOnly = true
+        continue
       case "--compress-responses":
-        options.compressResponses = true
+        options.server.compressResponses = true
+        continue
+      default:
+        break
+      }
+      guard let text = inline ?? rest.popFirst() else {
+        if Self.valueFlags.contains(flag) {
+          return .exit(code: 2, message: "gauged: \(flag) needs a value")
+        }
+        return .exit(code: 2, message: "gauged: unknown option \(argument)\n\n\(usage)")
+      }
+      func invalid(_ expected: String) -> ParseOutcome {
+        .exit(code: 2, message: "gauged: \(flag): \"\(text)\" is not \(expected)")
+      }
+      let number = Int(text)
+      let duration = DurationText.parse(text)
+      switch flag {
+      case "--listen":
+        guard (try? SocketAddress(parsing: text)) != nil else { return invalid("HOST:PORT") }
+        options.listen = text
+      case "--threads":
+        guard let number, (0...256).contains(number) else { return invalid("0...256") }
+        options.threads = number
       case "--data-dir":
-        guard let text = required(), !text.isEmpty else { return missing(flag) }
+        guard !text.isEmpty else { return .exit(code: 2, message: "gauged: \(flag) needs a value") }
         options.dataDirectory = text
         diskFlags.append(flag)
       case "--durability":
-        guard let text = required() else { return missing(flag) }
         guard let durability = Durability(rawValue: text) else {
-          return .exit(
-            code: 2, message: "gauged: --durability: \"\(text)\" is not strict or relaxed")
+          return invalid("strict or relaxed")
         }
         options.durability = durability
         diskFlags.append(flag)
       case "--flush-interval-ms":
-        guard let text = required() else { return missing(flag) }
-        guard let milliseconds = Int(text), (0...60_000).contains(milliseconds) else {
-          return .exit(
-            code: 2, message: "gauged: --flush-interval-ms: \"\(text)\" is not 0...60000")
-        }
-        options.flushIntervalMs = milliseconds
+        guard let number, (0...60_000).contains(number) else { return invalid("0...60000") }
+        options.flushIntervalMs = number
         diskFlags.append(flag)
       case "--tombstone-retention":
-        guard let text = required() else { return missing(flag) }
         guard let milliseconds = DurationText.milliseconds(text) else {
-          return .exit(
-            code: 2,
-            message:
-              "gauged: --tombstone-retention: \"\(text)\" is not a duration like 24h, 30m, 90s, "
-              + "500ms or 7d (at most 3650d)")
+          return invalid("a duration like 24h, 30m, 90s, 500ms or 7d (at most 3650d)")
         }
         options.tombstoneRetentionMs = milliseconds
-      case "--listen":
-        guard let text = required() else { return missing(flag) }
-        guard (try? SocketAddress(parsing: text)) != nil else {
-          return .exit(code: 2, message: "gauged: --listen: \"\(text)\" is not HOST:PORT")
-        }
-        options.listen = text
-      case "--threads":
-        guard let text = required() else { return missing(flag) }
-        guard let count = Int(text), (0...256).contains(count) else {
-          return .exit(code: 2, message: "gauged: --threads: \"\(text)\" is not 0...256")
-        }
-        options.threads = count
       case "--max-message-bytes":
-        guard let text = required() else { return missing(flag) }
-        guard let bytes = Int(text), bytes > 0, bytes <= Int(Int32.max) else {
-          return .exit(
-            code: 2, message: "gauged: --max-message-bytes: \"\(text)\" is not a positive size")
+        guard let number, (1...Int(Int32.max)).contains(number) else {
+          return invalid("a positive size")
         }
-        options.maxMessageBytes = bytes
+        options.server.maxReceiveMessageBytes = number
+      case "--max-concurrent-streams":
+        guard let number, (1...Int(Int32.max)).contains(number) else {
+          return invalid("a positive number")
+        }
+        options.server.maxConcurrentStreams = UInt32(number)
+      case "--max-connection-buffer-bytes":
+        guard let number, (1...Int(Int32.max)).contains(number) else {
+          return invalid("a positive size")
+        }
+        options.server.maxConnectionBufferBytes = number
+        bufferGiven = true
+      case "--idle-timeout":
+        guard let duration else { return invalid(DurationText.expected) }
+        options.server.idleTimeout = duration == .zero ? nil : duration
+      case "--write-stall-timeout":
+        guard let duration else { return invalid(DurationText.expected) }
+        options.server.writeStallTimeout = duration == .zero ? nil : duration
+      case "--keepalive-interval":
+        guard let duration else { return invalid(DurationText.expected) }
+        options.server.keepalive.interval = duration == .zero ? nil : duration
+      case "--keepalive-timeout":
+        guard let duration, duration > .zero else {
+          return invalid("a duration above 0 (like 250ms, 20s, 5m)")
+        }
+        options.server.keepalive.timeout = duration
+      case "--min-ping-interval":
+        guard let duration else { return invalid(DurationText.expected) }
+        options.server.keepalive.minReceivedPingInterval = duration
+      case "--shutdown-grace":
+        guard let duration else { return invalid(DurationText.expected) }
+        options.shutdownGrace = duration
       default:
         return .exit(code: 2, message: "gauged: unknown option \(argument)\n\n\(usage)")
       }
@@ -142,12 +199,30 @@ struct Options {
     if options.memoryOnly, let flag = diskFlags.first {
       return .exit(code: 2, message: "gauged: \(flag) has no effect with --memory")
     }
+    // One connection must be able to hold a whole request message and the
+    // response to it.
+    let needed = 2 * options.server.maxReceiveMessageBytes
+    if !bufferGiven {
+      options.server.maxConnectionBufferBytes = max(options.server.maxConnectionBufferBytes, needed)
+    }
+    let server = options.server
+    if server.maxConnectionBufferBytes < needed {
+      return .exit(
+        code: 2,
+        message: "gauged: --max-connection-buffer-bytes (\(server.maxConnectionBufferBytes))"
+          + " must be at least twice --max-message-bytes (\(server.maxReceiveMessageBytes))")
+    }
+    options.server.maxStreamBufferBytes = min(
+      server.maxStreamBufferBytes, server.maxConnectionBufferBytes)
     return .run(options)
   }
 
-  private static func missing(_ flag: String) -> ParseOutcome {
-    .exit(code: 2, message: "gauged: \(flag) needs a value")
-  }
+  private static let valueFlags: Set = [
+    "--listen", "--threads", "--data-dir", "--durability", "--flush-interval-ms",
+    "--tombstone-retention", "--max-message-bytes", "--max-concurrent-streams",
+    "--max-connection-buffer-bytes", "--idle-timeout", "--write-stall-timeout",
+    "--keepalive-interval", "--keepalive-timeout", "--min-ping-interval", "--shutdown-grace",
+  ]
 }
 
 let version = "0.1.0"

@@ -28,9 +28,7 @@ signal(SIGPIPE, SIG_IGN)
 signal(SIGXFSZ, SIG_IGN)
 
 let threads = options.threads > 0 ? options.threads : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-var configuration = ServerConfiguration()
-configuration.maxReceiveMessageBytes = options.maxMessageBytes
-configuration.compressResponses = options.compressResponses
+var configuration = options.server
 configuration.serverName = "gauged/\(version)"
 
 let persistence: SQLiteWidgetPersistence?
@@ -98,7 +96,12 @@ Console.out(
 
 var received: Int32 = 0
 sigwait(&stopSignals, &received)
-Console.error("gauged: signal \(received), stopping")
+server.shutdown(grace: options.shutdownGrace) {
+  health.shutdown()
+  Console.error(
+    "gauged: signal \(received), refusing new calls; calls in flight have"
+      + " \(DurationText.format(options.shutdownGrace)) to finish")
+}
+Console.error("gauged: stopped")
 // No request is served after this, so nothing can be recorded during the flush.
-server.stop()
 exit(closeStore() ? 0 : 1)
