@@ -5,6 +5,7 @@ Each test runs one attack against a gauged of this module's own."""
 from __future__ import annotations
 
 import os
+import time
 
 import grpc
 import pytest
@@ -13,6 +14,7 @@ from bystander import Bystander, rss_kib
 from conftest import Server
 from gauge.v1 import widget_pb2 as wpb
 from gauge.v1 import widget_service_pb2 as spb
+from gauge.v1 import widget_service_pb2_grpc
 from helpers import put, widget
 from rawh2 import (
     ENHANCE_YOUR_CALM,
@@ -22,7 +24,7 @@ from rawh2 import (
     ping,
     reset,
 )
-from hyperframe.frame import HeadersFrame, SettingsFrame
+from hyperframe.frame import SettingsFrame, WindowUpdateFrame
 
 pytestmark = pytest.mark.skipif(
     bool(os.environ.get("GAUGED_TARGET")), reason="reads the server's memory: needs a gauged binary"
@@ -40,7 +42,7 @@ def target():
     srv = Server(
         extra_args=(
             "--threads", "2",
-            "--write-stall-timeout", "2s",
+            "--write-stall-timeout", "1s",
             "--max-connection-buffer-bytes", str(CONNECTION_BUFFER),
         )
     )
@@ -154,23 +156,46 @@ def test_settings_flood(guarded):
     assert peer.read_until_closed(timeout=10), "the connection survived 800,000 unread SETTINGS"
 
 
-def test_zero_window_reader(guarded, stub, new_id):
-    prefix = new_id("-big-")
+@pytest.fixture(scope="module")
+def big_listing(target):
+    """A ListWidgets request whose answer is about 250 KB."""
+    prefix = "defences-big-"
     content = wpb.Content(
         gauge=wpb.Gauge(value=1, min_value=0, max_value=2), label="l" * 256, subtitle="s" * 256
     )
-    for index in range(300):
-        put(stub, widget(f"{prefix}{index:03}", name="n" * 256, content=content))
-    listing = spb.ListWidgetsRequest(id_prefix=prefix, page_size=1000).SerializeToString()
-    assert len(stub.ListWidgets(spb.ListWidgetsRequest(id_prefix=prefix, page_size=1000),
-                                timeout=5).widgets) == 300
+    with grpc.insecure_channel(target.address) as channel:
+        stub = widget_service_pb2_grpc.WidgetServiceStub(channel)
+        for index in range(300):
+            put(stub, widget(f"{prefix}{index:03}", name="n" * 256, content=content))
+        request = spb.ListWidgetsRequest(id_prefix=prefix, page_size=1000)
+        assert len(stub.ListWidgets(request, timeout=5).widgets) == 300
+    return request.SerializeToString()
 
+
+def test_zero_window_reader(guarded, big_listing):
     # Stream windows of zero: the server may send nothing, so every answer queues up.
     peer = RawPeer(guarded.port, settings={SettingsFrame.INITIAL_WINDOW_SIZE: 0})
     for _ in range(100):
-        _, frames = peer.request_frames(LIST, listing)
+        _, frames = peer.request_frames(LIST, big_listing)
         if not peer.send(*frames):
             break
-    # Either over the connection's buffer, or stalled for 2 s: closed, with a GOAWAY.
+    # Over the connection's buffer (100 answers of 250 KB), or stalled for 1 s: closed, with
+    # a GOAWAY.
     assert peer.read_until_closed(timeout=10), "a peer that reads nothing was kept"
     assert peer.goaway is not None and peer.goaway.error_code == ENHANCE_YOUR_CALM, peer.goaway
+
+
+def test_reader_that_stops_reading_the_socket(guarded, big_listing):
+    # Windows wide open, but the socket is never read: the answers fill the kernel's buffers
+    # and then wait in the server, which gives up once the socket has taken nothing for 1 s.
+    peer = RawPeer(
+        guarded.port, settings={SettingsFrame.INITIAL_WINDOW_SIZE: 2**31 - 1}, rcvbuf=4096
+    )
+    assert peer.send(WindowUpdateFrame(0, 2**31 - 1 - 65535))
+    for _ in range(30):
+        _, frames = peer.request_frames(LIST, big_listing)
+        assert peer.send(*frames)
+    time.sleep(2.5)
+    # Reading now finds what the kernel held, then the end: 30 answers (7.5 MB) were owed.
+    assert peer.read_until_closed(timeout=5), "a peer that stopped reading was kept"
+    assert len(b"".join(f.data for f in peer.frames if hasattr(f, "data"))) < 30 * 250_000
