@@ -1,5 +1,6 @@
 """Connection life with a stock client: ping policing (too_many_pings), server keepalive,
-the idle timeout, and the graceful shutdown on SIGTERM. Short timers via flags."""
+the idle timeout, and the graceful shutdown on SIGTERM (health NOT_SERVING first). Short
+timers via flags."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import time
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from conftest import Server
 from gauge.v1 import widget_service_pb2 as spb
@@ -159,10 +161,17 @@ def test_sigterm_drains_calls_in_flight_then_exits_0(spawn, new_id):
     with grpc.insecure_channel(srv.address) as channel:
         finishing = HeldPut(channel, new_id("-finishing"))
         lingering = HeldPut(channel, new_id("-lingering"))
-        time.sleep(0.3)  # both streams reach the server
+        watch = health_pb2_grpc.HealthStub(channel).Watch(
+            health_pb2.HealthCheckRequest(service=""), timeout=15
+        )
+        serving = health_pb2.HealthCheckResponse.SERVING
+        assert next(watch).status == serving
+        time.sleep(0.3)  # the PutWidget streams reach the server
 
         stopping = time.monotonic()
         srv.proc.send_signal(signal.SIGTERM)
+        # Health says so first, on the watch already open.
+        assert next(watch).status == health_pb2.HealthCheckResponse.NOT_SERVING
         time.sleep(0.3)
         # New calls are refused, on a new connection as on the old one.
         with grpc.insecure_channel(srv.address) as fresh:
@@ -181,6 +190,10 @@ def test_sigterm_drains_calls_in_flight_then_exits_0(spawn, new_id):
         assert info.value.code() == grpc.StatusCode.UNAVAILABLE, info.value
         assert "shutting down" in info.value.details()
         assert 1.5 < ended < 4, f"ended {ended:.2f}s after SIGTERM with a 2 s grace"
+        # The watch, a call in flight like any other, ends the same way.
+        with pytest.raises(grpc.RpcError) as info:
+            next(watch)
+        assert info.value.code() == grpc.StatusCode.UNAVAILABLE, info.value
 
     assert srv.proc.wait(timeout=5) == 0, srv.describe()
     assert time.monotonic() - stopping < 4
