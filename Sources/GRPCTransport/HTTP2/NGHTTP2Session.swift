@@ -1,25 +1,34 @@
 import CNGHTTP2
 
-/// Owns one nghttp2 server session. Bytes go in through `receive`, frames
-/// come out through `drainOutput`; no I/O happens here.
-final class NGHTTP2Session {
-  struct Settings {
-    var maxConcurrentStreams: UInt32 = 1000
-    var initialWindowSize: UInt32 = 1 << 20
-    var connectionWindowSize: Int32 = 8 << 20
-    var maxHeaderListSize: UInt32 = 16 << 10
+/// Owns one nghttp2 session, server or client. Bytes go in through
+/// `receive`, frames come out through `drainOutput`; no I/O happens here.
+package final class NGHTTP2Session {
+  package enum Role {
+    /// Accepts streams the peer opens (`GRPCServerConnection`).
+    case server
+    /// Opens streams with `submitRequest` (`GRPCClientConnection`).
+    case client
   }
 
-  enum Failure: Error, Equatable {
+  package struct Settings {
+    package var maxConcurrentStreams: UInt32 = 1000
+    package var initialWindowSize: UInt32 = 1 << 20
+    package var connectionWindowSize: Int32 = 8 << 20
+    package var maxHeaderListSize: UInt32 = 16 << 10
+
+    package init() {}
+  }
+
+  package enum Failure: Error, Equatable {
     /// nghttp2 gave up on the connection (bad preface, flood, protocol
     /// error); a GOAWAY may be queued, so drain output before closing.
     case fatal(String)
   }
 
   private var session: OpaquePointer?
-  weak var delegate: HTTP2SessionDelegate?
+  package weak var delegate: HTTP2SessionDelegate?
 
-  init(settings: Settings) {
+  package init(role: Role = .server, settings: Settings) {
     var callbacks: OpaquePointer?
     nghttp2_session_callbacks_new(&callbacks)
     defer { nghttp2_session_callbacks_del(callbacks) }
@@ -39,9 +48,13 @@ final class NGHTTP2Session {
     nghttp2_option_set_max_continuations(options, 8)
     nghttp2_option_set_stream_reset_rate_limit(options, 1000, 33)
 
-    nghttp2_session_server_new2(
-      &session, callbacks, nil, options)
-    precondition(session != nil, "nghttp2_session_server_new2 failed (out of memory)")
+    switch role {
+    case .server:
+      nghttp2_session_server_new2(&session, callbacks, nil, options)
+    case .client:
+      nghttp2_session_client_new2(&session, callbacks, nil, options)
+    }
+    precondition(session != nil, "nghttp2_session_new2 failed (out of memory)")
     nghttp2_session_set_user_data(session, Unmanaged.passUnretained(self).toOpaque())
 
     var entries = [
@@ -55,6 +68,11 @@ final class NGHTTP2Session {
         settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
         value: settings.maxHeaderListSize),
     ]
+    if role == .client {
+      // gRPC has no use for server push.
+      entries.append(
+        nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0))
+    }
     nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entries, entries.count)
     nghttp2_session_set_local_window_size(
       session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, settings.connectionWindowSize)
@@ -65,7 +83,7 @@ final class NGHTTP2Session {
   }
 
   /// Feeds received bytes; callbacks run before this returns.
-  func receive(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
+  package func receive(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
     guard let base = bytes.baseAddress, bytes.count > 0 else { return }
     let result = nghttp2_session_mem_recv(
       session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
@@ -75,7 +93,7 @@ final class NGHTTP2Session {
   }
 
   /// Appends every frame ready to go to `buffer`.
-  func drainOutput(into buffer: inout [UInt8]) throws(Failure) {
+  package func drainOutput(into buffer: inout [UInt8]) throws(Failure) {
     while true {
       var chunk: UnsafePointer<UInt8>?
       let count = nghttp2_session_mem_send(session, &chunk)
@@ -86,15 +104,15 @@ final class NGHTTP2Session {
   }
 
   /// False once both sides are done: the connection can be closed.
-  var isAlive: Bool {
+  package var isAlive: Bool {
     nghttp2_session_want_read(session) != 0 || nghttp2_session_want_write(session) != 0
   }
 
-  var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
+  package var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
 
   /// Response headers; with `hasBody` the stream's data comes from the
   /// delegate's `streamOutbound`, otherwise the headers end the stream.
-  func submitResponse(streamID: Int32, headers: [HeaderField], hasBody: Bool) {
+  package func submitResponse(streamID: Int32, headers: [HeaderField], hasBody: Bool) {
     withNameValues(headers) { nva in
       if hasBody {
         var provider = nghttp2_data_provider(
@@ -107,23 +125,36 @@ final class NGHTTP2Session {
   }
 
   /// Wakes a stream whose data source said `.pending`.
-  func resumeData(streamID: Int32) {
+  package func resumeData(streamID: Int32) {
     _ = nghttp2_session_resume_data(session, streamID)
   }
 
-  func resetStream(streamID: Int32, errorCode: UInt32) {
+  package func resetStream(streamID: Int32, errorCode: UInt32) {
     _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
   }
 
-  func isRemoteClosed(streamID: Int32) -> Bool {
+  package func isRemoteClosed(streamID: Int32) -> Bool {
     nghttp2_session_get_stream_remote_close(session, streamID) != 0
   }
 
-  func goAway(errorCode: UInt32, debug: String = "") {
+  package func goAway(errorCode: UInt32, debug: String = "") {
     let lastStream = nghttp2_session_get_last_proc_stream_id(session)
     var bytes = Array(debug.utf8)
     _ = nghttp2_submit_goaway(
       session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream, errorCode, &bytes, bytes.count)
+  }
+
+  /// Opens a stream with request headers; its data comes from the
+  /// delegate's `streamOutbound`. Returns the stream id, or nil when no
+  /// stream can be opened (ids exhausted, the session is going away).
+  package func submitRequest(headers: [HeaderField]) -> Int32? {
+    var streamID: Int32 = -1
+    withNameValues(headers) { nva in
+      var provider = nghttp2_data_provider(
+        source: nghttp2_data_source(ptr: nil), read_callback: readOutbound)
+      streamID = nghttp2_submit_request(session, nil, nva.baseAddress, nva.count, &provider, nil)
+    }
+    return streamID > 0 ? streamID : nil
   }
 
   fileprivate func submitTrailers(streamID: Int32, trailers: [HeaderField]) {
@@ -213,10 +244,12 @@ private func onFrameReceived(
   let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
   switch UInt32(frame.pointee.hd.type) {
   case NGHTTP2_HEADERS.rawValue:
-    if frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
+    let category = frame.pointee.headers.cat
+    if category == NGHTTP2_HCAT_REQUEST || category == NGHTTP2_HCAT_RESPONSE {
       owner.delegate?.streamHeadersEnded(streamID, endStream: endStream)
     } else if endStream {
-      // Trailers from the client: only their END_STREAM matters to gRPC.
+      // Trailers: the header callbacks delivered them; END_STREAM is what
+      // is left to report.
       owner.delegate?.streamEnded(streamID)
     }
   case NGHTTP2_DATA.rawValue:

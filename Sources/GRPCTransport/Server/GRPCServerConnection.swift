@@ -309,24 +309,24 @@ extension GRPCServerConnection: ServerCallSink {
 // MARK: - HTTP2SessionDelegate
 
 extension GRPCServerConnection: HTTP2SessionDelegate {
-  func streamBegan(_ streamID: Int32) {
+  package func streamBegan(_ streamID: Int32) {
     streams[streamID] = ServerStream(
       id: streamID, maxMessageBytes: configuration.maxReceiveMessageBytes)
   }
 
-  func streamHeader(
+  package func streamHeader(
     _ streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer
   ) -> Bool {
     guard let stream = streams[streamID] else { return true }
     return stream.head.add(name: name, value: value, limit: configuration.maxHeaderListBytes)
   }
 
-  func streamHeadersEnded(_ streamID: Int32, endStream: Bool) {
+  package func streamHeadersEnded(_ streamID: Int32, endStream: Bool) {
     guard let stream = streams[streamID] else { return }
     dispatch(stream, endStream: endStream)
   }
 
-  func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
+  package func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
     guard let stream = streams[streamID], stream.callIsLive else { return }
     stream.deframer.append(bytes)
     while stream.callIsLive {
@@ -370,7 +370,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     }
   }
 
-  func streamEnded(_ streamID: Int32) {
+  package func streamEnded(_ streamID: Int32) {
     guard let stream = streams[streamID], stream.callIsLive else { return }
     if stream.deframer.bufferedBytes > 0 {
       failCall(
@@ -383,7 +383,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     stream.handler?.receiveEnd()
   }
 
-  func streamClosed(_ streamID: Int32, errorCode: UInt32) {
+  package func streamClosed(_ streamID: Int32, errorCode: UInt32) {
     guard let stream = streams.removeValue(forKey: streamID) else { return }
     stream.deadlineTimer?.cancel()
     if stream.callIsLive {
@@ -392,7 +392,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     }
   }
 
-  func streamOutbound(_ streamID: Int32, into buffer: UnsafeMutableRawBufferPointer)
+  package func streamOutbound(_ streamID: Int32, into buffer: UnsafeMutableRawBufferPointer)
     -> HTTP2OutboundChunk
   {
     guard let stream = streams[streamID] else { return .end(count: 0, trailers: nil) }
@@ -425,7 +425,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     return .pending
   }
 
-  func streamEndSent(_ streamID: Int32) {
+  package func streamEndSent(_ streamID: Int32) {
     // The client may still be sending; it is told to stop, as stock
     // servers do once the response is complete.
     guard let stream = streams[streamID], !session.isRemoteClosed(streamID: streamID) else {
