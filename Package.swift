@@ -61,6 +61,13 @@ let package = Package(
       dependencies: ["GaugeIO", "CNGHTTP2", "CZlib"],
       swiftSettings: strict
     ),
+    // The client side of gRPC: a connection state machine on an nghttp2
+    // client session, its socket glue, and a blocking wrapper.
+    .target(
+      name: "GRPCClient",
+      dependencies: ["GRPCTransport", "GaugeIO", "CNGHTTP2"],
+      swiftSettings: strict
+    ),
     // gauge.v1.WidgetService handlers.
     .target(
       name: "GaugeService",
@@ -125,6 +132,11 @@ let package = Package(
     .testTarget(
       name: "GRPCStandardServicesTests",
       dependencies: ["GRPCStandardServices"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "GRPCClientTests",
+      dependencies: ["GRPCClient", "GRPCTransport", "GaugeIO", "CNGHTTP2"],
       swiftSettings: strict
     ),
   ],
