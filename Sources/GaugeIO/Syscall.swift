@@ -209,7 +209,7 @@ public enum Syscall {
     }
   }
 
-  private static func retryingInterrupts<Result: BinaryInteger>(
+  static func retryingInterrupts<Result: BinaryInteger>(
     _ call: String, _ body: () -> Result
   ) throws(IOError) -> Result {
     while true {
