@@ -10,6 +10,7 @@ let package = Package(
   products: [
     .executable(name: "gauged", targets: ["gauged"]),
     .executable(name: "gauged-interop-server", targets: ["gauged-interop-server"]),
+    .executable(name: "gaugectl", targets: ["gaugectl"]),
   ],
   targets: [
     // C libraries, each behind one small shim header.
@@ -94,6 +95,17 @@ let package = Package(
       dependencies: ["GaugeDomain", "GaugeWire", "GaugeIO", "CSQLite"],
       swiftSettings: strict
     ),
+    // gaugectl's commands, JSON, rendering and terminal handling.
+    .target(
+      name: "GaugeCtlKit",
+      dependencies: ["GRPCClient", "GRPCTransport", "GaugeWire", "GaugeDomain", "GaugeIO"],
+      swiftSettings: strict
+    ),
+    .executableTarget(
+      name: "gaugectl",
+      dependencies: ["GaugeCtlKit"],
+      swiftSettings: strict
+    ),
     .executableTarget(
       name: "gauged",
       dependencies: [
@@ -132,6 +144,11 @@ let package = Package(
     .testTarget(
       name: "GRPCStandardServicesTests",
       dependencies: ["GRPCStandardServices"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "GaugeCtlKitTests",
+      dependencies: ["GaugeCtlKit", "GaugeDomain", "GaugeWire"],
       swiftSettings: strict
     ),
     .testTarget(
