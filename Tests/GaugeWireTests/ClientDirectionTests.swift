@@ -81,7 +81,8 @@ import Testing
 
   @Test(arguments: [SampleWidgets.gauge, SampleWidgets.progress, SampleWidgets.value])
   func widgetsRoundTrip(widget: Widget) throws {
-    #expect(try decode(WidgetWire.encodeWidget(widget), with: WidgetWire.decodeWidgetResponse) == widget)
+    #expect(
+      try decode(WidgetWire.encodeWidget(widget), with: WidgetWire.decodeWidgetResponse) == widget)
   }
 
   @Test func putAndListResponsesRoundTrip() throws {
