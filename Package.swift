@@ -10,6 +10,7 @@ let package = Package(
   products: [
     .executable(name: "gauged", targets: ["gauged"]),
     .executable(name: "gauged-interop-server", targets: ["gauged-interop-server"]),
+    .executable(name: "gaugectl", targets: ["gaugectl"]),
   ],
   targets: [
     // C libraries, each behind one small shim header.
@@ -63,6 +64,13 @@ let package = Package(
       dependencies: ["GaugeIO", "CNGHTTP2", "CZlib"],
       swiftSettings: strict
     ),
+    // The client side of gRPC: a connection state machine on an nghttp2
+    // client session, its socket glue, and a blocking wrapper.
+    .target(
+      name: "GRPCClient",
+      dependencies: ["GRPCTransport", "GaugeIO", "CNGHTTP2"],
+      swiftSettings: strict
+    ),
     // gauge.v1.WidgetService handlers.
     .target(
       name: "GaugeService",
@@ -87,6 +95,17 @@ let package = Package(
     .target(
       name: "GaugeStore",
       dependencies: ["GaugeDomain", "GaugeWire", "GaugeIO", "CSQLite"],
+      swiftSettings: strict
+    ),
+    // gaugectl's commands, JSON, rendering and terminal handling.
+    .target(
+      name: "GaugeCtlKit",
+      dependencies: ["GRPCClient", "GRPCTransport", "GaugeWire", "GaugeDomain", "GaugeIO"],
+      swiftSettings: strict
+    ),
+    .executableTarget(
+      name: "gaugectl",
+      dependencies: ["GaugeCtlKit"],
       swiftSettings: strict
     ),
     .executableTarget(
@@ -127,6 +146,16 @@ let package = Package(
     .testTarget(
       name: "GRPCStandardServicesTests",
       dependencies: ["GRPCStandardServices"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "GaugeCtlKitTests",
+      dependencies: ["GaugeCtlKit", "GaugeDomain", "GaugeWire"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "GRPCClientTests",
+      dependencies: ["GRPCClient", "GRPCTransport", "GaugeIO", "CNGHTTP2"],
       swiftSettings: strict
     ),
   ],

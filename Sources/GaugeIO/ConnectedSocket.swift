@@ -17,12 +17,19 @@ public final class ConnectedSocket {
   }
 
   /// Connects, waiting for the handshake on the calling thread; for clients and tests.
-  public static func connect(to address: SocketAddress) throws(IOError) -> ConnectedSocket {
+  /// Without a `timeout` the wait lasts as long as the kernel keeps trying; when it runs out
+  /// the error is `ETIMEDOUT` from `connect`.
+  public static func connect(
+    to address: SocketAddress, timeout: Duration? = nil
+  ) throws(IOError) -> ConnectedSocket {
     let type = Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue)
     let fd = try Syscall.socket(domain: address.family, type: type, protocol: 0)
     do throws(IOError) {
       if try !Syscall.connect(fd: fd, address: address) {
-        try Syscall.waitUntilWritable(fd: fd)
+        let milliseconds = timeout.map(Self.pollMilliseconds) ?? -1
+        if try !Syscall.waitUntilWritable(fd: fd, timeoutMilliseconds: milliseconds) {
+          throw IOError(call: "connect", errno: ETIMEDOUT)
+        }
         let failure = try Syscall.getsockopt(fd: fd, level: SOL_SOCKET, option: SO_ERROR)
         if failure != 0 { throw IOError(call: "connect", errno: failure) }
       }
@@ -31,6 +38,14 @@ public final class ConnectedSocket {
       throw error
     }
     return ConnectedSocket(adopting: fd)
+  }
+
+  /// Whole milliseconds for `poll`, rounded up and capped at `Int32.max`.
+  private static func pollMilliseconds(_ duration: Duration) -> Int32 {
+    let (seconds, attoseconds) = duration.components
+    guard seconds >= 0 else { return 0 }
+    guard seconds < Int64(Int32.max / 1000) else { return .max }
+    return Int32(seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
   }
 
   /// Returns `.processed(0)` once the peer has closed its sending side.

@@ -135,9 +135,15 @@ public enum Syscall {
   }
 
   /// Blocks until `fd` is writable or has failed; used to finish a non-blocking connect.
-  public static func waitUntilWritable(fd: Int32) throws(IOError) {
+  /// Returns false when `timeoutMilliseconds` (-1: no limit) passed first.
+  @discardableResult
+  public static func waitUntilWritable(fd: Int32, timeoutMilliseconds: Int32 = -1) throws(IOError)
+    -> Bool
+  {
     var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-    _ = try retryingInterrupts("poll") { poll(&descriptor, 1, -1) }
+    // A retried interrupt restarts the full timeout; a connect timeout is not that precise.
+    let ready = try retryingInterrupts("poll") { poll(&descriptor, 1, timeoutMilliseconds) }
+    return ready > 0
   }
 
   /// Opens (or with `O_CREAT`, creates) a file; `O_CLOEXEC` is always added.
@@ -202,7 +208,7 @@ public enum Syscall {
     }
   }
 
-  private static func retryingInterrupts<Result: BinaryInteger>(
+  static func retryingInterrupts<Result: BinaryInteger>(
     _ call: String, _ body: () -> Result
   ) throws(IOError) -> Result {
     while true {

@@ -95,7 +95,8 @@ class Server:
 
     # -- lifecycle
 
-    def start(self) -> None:
+    def start(self, port: int | None = None) -> None:
+        """Serves on `port` when given (a restart at the same address), else on a free one."""
         external = os.environ.get("GAUGED_TARGET") if self.program == "gauged" else None
         if external and self.store_args is None and not self.extra_args:
             self.address = external
@@ -112,7 +113,7 @@ class Server:
                 "(or set GAUGED_BIN)",
                 pytrace=False,
             )
-        self.port = _free_port()
+        self.port = port or _free_port()
         self.address = f"127.0.0.1:{self.port}"
         if self.program == "gauged":
             self.argv = [str(binary), "--listen", self.address]

@@ -1,6 +1,6 @@
 /// Base64 for `-bin` metadata: emitted unpadded (as grpc recommends), accepted
 /// padded or not.
-enum Base64 {
+package enum Base64 {
   private static let alphabet = Array(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
@@ -10,7 +10,7 @@ enum Base64 {
     return table
   }()
 
-  static func encode(_ bytes: [UInt8]) -> String {
+  package static func encode(_ bytes: [UInt8]) -> String {
     var out = [UInt8]()
     out.reserveCapacity((bytes.count + 2) / 3 * 4)
     var index = 0
@@ -35,7 +35,7 @@ enum Base64 {
   }
 
   /// nil when the text is not base64.
-  static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
+  package static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
     var symbols = Array(text)
     while symbols.last == UInt8(ascii: "=") { symbols.removeLast() }
     if symbols.count % 4 == 1 { return nil }

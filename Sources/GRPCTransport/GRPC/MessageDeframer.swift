@@ -1,24 +1,24 @@
 /// Splits a request body into gRPC messages: each is a 1-byte compressed flag,
 /// a 4-byte big-endian length, then the bytes. Messages may span DATA frames,
 /// and one frame may hold many.
-struct MessageDeframer {
-  struct Message: Equatable {
-    var compressed: Bool
-    var bytes: [UInt8]
+package struct MessageDeframer {
+  package struct Message: Equatable {
+    package var compressed: Bool
+    package var bytes: [UInt8]
   }
 
-  let maxMessageBytes: Int
+  package let maxMessageBytes: Int
   private var buffer: [UInt8] = []
   private var consumed = 0
 
-  init(maxMessageBytes: Int) {
+  package init(maxMessageBytes: Int) {
     self.maxMessageBytes = maxMessageBytes
   }
 
   /// Bytes received but not yet returned as messages.
-  var bufferedBytes: Int { buffer.count - consumed }
+  package var bufferedBytes: Int { buffer.count - consumed }
 
-  mutating func append(_ bytes: UnsafeRawBufferPointer) {
+  package mutating func append(_ bytes: UnsafeRawBufferPointer) {
     if consumed > 0, consumed == buffer.count {
       buffer.removeAll(keepingCapacity: true)
       consumed = 0
@@ -28,7 +28,7 @@ struct MessageDeframer {
 
   /// The next whole message, nil when more bytes are needed.
   /// Throws when the announced length is over the limit, before buffering it.
-  mutating func next() throws(GRPCStatus) -> Message? {
+  package mutating func next() throws(GRPCStatus) -> Message? {
     let available = buffer.count - consumed
     guard available >= 5 else { return nil }
     let flag = buffer[consumed]

@@ -1,6 +1,7 @@
 /// Writes gRPC's length prefix in front of each response message.
-enum MessageFramer {
-  static func append(_ message: [UInt8], compressed: Bool = false, to buffer: inout [UInt8]) {
+package enum MessageFramer {
+  package static func append(_ message: [UInt8], compressed: Bool = false, to buffer: inout [UInt8])
+  {
     let length = UInt32(message.count)
     buffer.append(compressed ? 1 : 0)
     buffer.append(UInt8(truncatingIfNeeded: length >> 24))

@@ -47,7 +47,7 @@ public struct Metadata: Sendable, Equatable, Sequence, ExpressibleByDictionaryLi
 
   /// Headers that belong to HTTP/2 or to gRPC itself and never reach
   /// handlers as metadata.
-  static func isReserved(_ name: String) -> Bool {
+  package static func isReserved(_ name: String) -> Bool {
     if name.hasPrefix(":") || name.hasPrefix("grpc-") { return true }
     switch name {
     case "content-type", "te", "user-agent", "content-length", "connection", "host",

@@ -1,7 +1,7 @@
 /// `grpc-message` is percent-encoded: bytes outside printable ASCII, and
 /// `%` itself, travel as `%XX` of their UTF-8 encoding.
-enum PercentEncoding {
-  static func encode(_ message: String) -> String {
+package enum PercentEncoding {
+  package static func encode(_ message: String) -> String {
     var out = [UInt8]()
     out.reserveCapacity(message.utf8.count)
     let hex = Array("0123456789ABCDEF".utf8)
@@ -18,7 +18,7 @@ enum PercentEncoding {
   }
 
   /// Lenient, as the spec asks: a malformed escape is kept as it is.
-  static func decode(_ text: String) -> String {
+  package static func decode(_ text: String) -> String {
     let bytes = Array(text.utf8)
     var out = [UInt8]()
     out.reserveCapacity(bytes.count)

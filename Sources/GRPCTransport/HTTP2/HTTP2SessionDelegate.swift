@@ -1,7 +1,8 @@
 /// What the nghttp2 session reports upward. Called from inside nghttp2
 /// callbacks, so implementations may submit frames but must not feed input
-/// back into the same session.
-protocol HTTP2SessionDelegate: AnyObject {
+/// back into the same session. A client session reports response headers
+/// through `streamHeadersEnded` and never calls `streamBegan`.
+package protocol HTTP2SessionDelegate: AnyObject {
   func streamBegan(_ streamID: Int32)
   /// false rejects the header (and resets the stream), e.g. when the header
   /// list grew over its cap.
@@ -11,7 +12,7 @@ protocol HTTP2SessionDelegate: AnyObject {
   func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer)
   func streamEnded(_ streamID: Int32)
   func streamClosed(_ streamID: Int32, errorCode: UInt32)
-  /// Fills `buffer` with the stream's next response bytes.
+  /// Fills `buffer` with the stream's next outbound bytes.
   func streamOutbound(_ streamID: Int32, into buffer: UnsafeMutableRawBufferPointer)
     -> HTTP2OutboundChunk
   /// A frame that ends the stream from our side left the session.
@@ -25,7 +26,14 @@ protocol HTTP2SessionDelegate: AnyObject {
   func pingAcknowledged(payload: UInt64)
 }
 
-enum HTTP2OutboundChunk {
+extension HTTP2SessionDelegate {
+  // A client has no use for keepalive policing or per-frame accounting.
+  package func responseFrameSent(dataBytes: Int) {}
+  package func pingReceived() {}
+  package func pingAcknowledged(payload: UInt64) {}
+}
+
+package enum HTTP2OutboundChunk {
   /// `count` bytes written, more to come later.
   case bytes(Int)
   /// Nothing yet: the stream sleeps until `resumeData`.

@@ -1,27 +1,36 @@
 import CNGHTTP2
 
-/// Owns one nghttp2 server session. Bytes go in through `receive`, frames
-/// come out through `drainOutput`; no I/O happens here.
-final class NGHTTP2Session {
-  struct Settings {
-    var maxConcurrentStreams: UInt32 = 1000
-    var initialWindowSize: UInt32 = 1 << 20
-    var connectionWindowSize: Int32 = 8 << 20
-    var maxHeaderListSize: UInt32 = 16 << 10
+/// Owns one nghttp2 session, server or client. Bytes go in through
+/// `receive`, frames come out through `drainOutput`; no I/O happens here.
+package final class NGHTTP2Session {
+  package enum Role {
+    /// Accepts streams the peer opens (`GRPCServerConnection`).
+    case server
+    /// Opens streams with `submitRequest` (`GRPCClientConnection`).
+    case client
+  }
+
+  package struct Settings {
+    package var maxConcurrentStreams: UInt32 = 1000
+    package var initialWindowSize: UInt32 = 1 << 20
+    package var connectionWindowSize: Int32 = 8 << 20
+    package var maxHeaderListSize: UInt32 = 16 << 10
     var floodLimits = FloodLimits()
     /// Which flood limits to leave to libnghttp2 when it has them; tests
     /// narrow this to exercise gauged's own counting.
     var libraryFloodChecks = FloodChecks.all
+
+    package init() {}
   }
 
-  enum Failure: Error, Equatable {
+  package enum Failure: Error, Equatable {
     /// nghttp2 gave up on the connection (bad preface, flood, protocol
     /// error); a GOAWAY may be queued, so drain output before closing.
     case fatal(String)
   }
 
   private var session: OpaquePointer?
-  weak var delegate: HTTP2SessionDelegate?
+  package weak var delegate: HTTP2SessionDelegate?
   /// The flood limits libnghttp2 enforces on this session.
   let libraryFloodChecks: FloodChecks
   fileprivate var floodGuard: FloodGuard
@@ -30,7 +39,10 @@ final class NGHTTP2Session {
   /// ignored from then on, and the connection closes once it is sent.
   private(set) var terminationReason: String?
 
-  init(settings: Settings, clock: @escaping () -> ContinuousClock.Instant) {
+  package init(
+    role: Role = .server, settings: Settings,
+    clock: @escaping () -> ContinuousClock.Instant = { .now }
+  ) {
     self.clock = clock
     var callbacks: OpaquePointer?
     nghttp2_session_callbacks_new(&callbacks)
@@ -76,9 +88,19 @@ final class NGHTTP2Session {
     self.libraryFloodChecks = enforced
     self.floodGuard = FloodGuard(limits: limits, checks: FloodChecks.all.subtracting(enforced))
 
-    nghttp2_session_server_new2(
-      &session, callbacks, nil, options)
-    precondition(session != nil, "nghttp2_session_server_new2 failed (out of memory)")
+    if role == .client {
+      // Until the server's SETTINGS arrive, open no more streams than every
+      // server allows (RFC 9113 suggests at least 100); nghttp2 queues the
+      // rest instead of having them refused.
+      nghttp2_option_set_peer_max_concurrent_streams(options, 100)
+    }
+    switch role {
+    case .server:
+      nghttp2_session_server_new2(&session, callbacks, nil, options)
+    case .client:
+      nghttp2_session_client_new2(&session, callbacks, nil, options)
+    }
+    precondition(session != nil, "nghttp2_session_new2 failed (out of memory)")
     nghttp2_session_set_user_data(session, Unmanaged.passUnretained(self).toOpaque())
 
     var entries = [
@@ -92,6 +114,11 @@ final class NGHTTP2Session {
         settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
         value: settings.maxHeaderListSize),
     ]
+    if role == .client {
+      // gRPC has no use for server push.
+      entries.append(
+        nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0))
+    }
     nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entries, entries.count)
     nghttp2_session_set_local_window_size(
       session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, settings.connectionWindowSize)
@@ -102,7 +129,7 @@ final class NGHTTP2Session {
   }
 
   /// Feeds received bytes; callbacks run before this returns.
-  func receive(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
+  package func receive(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
     if let terminationReason { throw .fatal(terminationReason) }
     guard let base = bytes.baseAddress, bytes.count > 0 else { return }
     let result = nghttp2_session_mem_recv(
@@ -123,7 +150,7 @@ final class NGHTTP2Session {
 
   /// Appends frames ready to go to `buffer` until it holds `limit` bytes
   /// (one frame may cross it); whatever is left waits in the session.
-  func drainOutput(into buffer: inout [UInt8], limit: Int = .max) throws(Failure) {
+  package func drainOutput(into buffer: inout [UInt8], limit: Int = .max) throws(Failure) {
     while buffer.count < limit {
       var chunk: UnsafePointer<UInt8>?
       let count = nghttp2_session_mem_send(session, &chunk)
@@ -138,16 +165,16 @@ final class NGHTTP2Session {
 
   /// False once both sides are done, or a terminating GOAWAY has been
   /// taken for sending: the connection can be closed.
-  var isAlive: Bool {
+  package var isAlive: Bool {
     if terminationReason != nil { return wantsWrite }
     return nghttp2_session_want_read(session) != 0 || nghttp2_session_want_write(session) != 0
   }
 
-  var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
+  package var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
 
   /// Response headers; with `hasBody` the stream's data comes from the
   /// delegate's `streamOutbound`, otherwise the headers end the stream.
-  func submitResponse(streamID: Int32, headers: [HeaderField], hasBody: Bool) {
+  package func submitResponse(streamID: Int32, headers: [HeaderField], hasBody: Bool) {
     withNameValues(headers) { nva in
       if hasBody {
         var provider = nghttp2_data_provider(
@@ -160,21 +187,21 @@ final class NGHTTP2Session {
   }
 
   /// Wakes a stream whose data source said `.pending`.
-  func resumeData(streamID: Int32) {
+  package func resumeData(streamID: Int32) {
     _ = nghttp2_session_resume_data(session, streamID)
   }
 
-  func resetStream(streamID: Int32, errorCode: UInt32) {
+  package func resetStream(streamID: Int32, errorCode: UInt32) {
     _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
   }
 
-  func isRemoteClosed(streamID: Int32) -> Bool {
+  package func isRemoteClosed(streamID: Int32) -> Bool {
     nghttp2_session_get_stream_remote_close(session, streamID) != 0
   }
 
   /// GOAWAY naming the last stream processed: streams the peer opens
   /// after that are ignored, those already open carry on.
-  func goAway(errorCode: UInt32, debug: String = "") {
+  package func goAway(errorCode: UInt32, debug: String = "") {
     let lastStream = nghttp2_session_get_last_proc_stream_id(session)
     var bytes = Array(debug.utf8)
     _ = nghttp2_submit_goaway(
@@ -184,20 +211,20 @@ final class NGHTTP2Session {
   /// The first step of a graceful shutdown: a GOAWAY that refuses nothing
   /// yet but tells the peer to stop opening streams. The real one, sent
   /// with `goAway`, should follow about a round trip later.
-  func submitShutdownNotice() {
+  package func submitShutdownNotice() {
     _ = nghttp2_submit_shutdown_notice(session)
   }
 
   /// GOAWAY, then the connection ends as soon as it is written: input is no
   /// longer read and `isAlive` turns false.
-  func terminate(errorCode: UInt32, reason: String) {
+  package func terminate(errorCode: UInt32, reason: String) {
     guard terminationReason == nil else { return }
     goAway(errorCode: errorCode, debug: reason)
     terminationReason = reason
   }
 
   /// A PING carrying `payload`, answered by `pingAcknowledged`.
-  func submitPing(payload: UInt64) {
+  package func submitPing(payload: UInt64) {
     var bytes = payload.bigEndian
     withUnsafeBytes(of: &bytes) { raw in
       _ = nghttp2_submit_ping(
@@ -208,6 +235,19 @@ final class NGHTTP2Session {
 
   fileprivate func flood(_ reason: String) {
     terminate(errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue, reason: reason)
+  }
+
+  /// Opens a stream with request headers; its data comes from the
+  /// delegate's `streamOutbound`. Returns the stream id, or nil when no
+  /// stream can be opened (ids exhausted, the session is going away).
+  package func submitRequest(headers: [HeaderField]) -> Int32? {
+    var streamID: Int32 = -1
+    withNameValues(headers) { nva in
+      var provider = nghttp2_data_provider(
+        source: nghttp2_data_source(ptr: nil), read_callback: readOutbound)
+      streamID = nghttp2_submit_request(session, nil, nva.baseAddress, nva.count, &provider, nil)
+    }
+    return streamID > 0 ? streamID : nil
   }
 
   fileprivate func submitTrailers(streamID: Int32, trailers: [HeaderField]) {
@@ -328,10 +368,12 @@ private func onFrameReceived(
   case NGHTTP2_RST_STREAM.rawValue:
     if let flood = owner.floodGuard.resetReceived(at: owner.clock()) { owner.flood(flood) }
   case NGHTTP2_HEADERS.rawValue:
-    if frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
+    let category = frame.pointee.headers.cat
+    if category == NGHTTP2_HCAT_REQUEST || category == NGHTTP2_HCAT_RESPONSE {
       owner.delegate?.streamHeadersEnded(streamID, endStream: endStream)
     } else if endStream {
-      // Trailers from the client: only their END_STREAM matters to gRPC.
+      // Trailers: the header callbacks delivered them; END_STREAM is what
+      // is left to report.
       owner.delegate?.streamEnded(streamID)
     }
   case NGHTTP2_DATA.rawValue:

@@ -380,13 +380,13 @@ extension GRPCServerConnection: ServerCallSink {
 // MARK: - HTTP2SessionDelegate
 
 extension GRPCServerConnection: HTTP2SessionDelegate {
-  func streamBegan(_ streamID: Int32) {
+  package func streamBegan(_ streamID: Int32) {
     streams[streamID] = ServerStream(
       id: streamID, maxMessageBytes: configuration.maxReceiveMessageBytes)
     idleSince = nil
   }
 
-  func streamHeader(
+  package func streamHeader(
     _ streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer
   ) -> Bool {
     guard let stream = streams[streamID] else { return true }
@@ -400,12 +400,12 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     return false
   }
 
-  func streamHeadersEnded(_ streamID: Int32, endStream: Bool) {
+  package func streamHeadersEnded(_ streamID: Int32, endStream: Bool) {
     guard let stream = streams[streamID] else { return }
     dispatch(stream, endStream: endStream)
   }
 
-  func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
+  package func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
     guard let stream = streams[streamID], stream.callIsLive else { return }
     let before = stream.deframer.bufferedBytes
     defer { partialRequestBytes += stream.deframer.bufferedBytes - before }
@@ -452,7 +452,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     }
   }
 
-  func streamEnded(_ streamID: Int32) {
+  package func streamEnded(_ streamID: Int32) {
     guard let stream = streams[streamID], stream.callIsLive else { return }
     if stream.deframer.bufferedBytes > 0 {
       failCall(
@@ -465,7 +465,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     stream.handler?.receiveEnd()
   }
 
-  func streamClosed(_ streamID: Int32, errorCode: UInt32) {
+  package func streamClosed(_ streamID: Int32, errorCode: UInt32) {
     guard let stream = streams.removeValue(forKey: streamID) else { return }
     queuedResponseBytes -= stream.pendingOutboundBytes
     partialRequestBytes -= stream.deframer.bufferedBytes
@@ -481,7 +481,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     }
   }
 
-  func streamOutbound(_ streamID: Int32, into buffer: UnsafeMutableRawBufferPointer)
+  package func streamOutbound(_ streamID: Int32, into buffer: UnsafeMutableRawBufferPointer)
     -> HTTP2OutboundChunk
   {
     guard let stream = streams[streamID] else { return .end(count: 0, trailers: nil) }
@@ -515,7 +515,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     return .pending
   }
 
-  func streamEndSent(_ streamID: Int32) {
+  package func streamEndSent(_ streamID: Int32) {
     // The client may still be sending; it is told to stop, as stock
     // servers do once the response is complete.
     guard let stream = streams[streamID], !session.isRemoteClosed(streamID: streamID) else {
@@ -524,12 +524,12 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     session.resetStream(streamID: streamID, errorCode: stream.resetCodeAfterEnd)
   }
 
-  func responseFrameSent(dataBytes: Int) {
+  package func responseFrameSent(dataBytes: Int) {
     pingPolicy.responseSent()
     stall.dataBytesSent += dataBytes
   }
 
-  func pingReceived() {
+  package func pingReceived() {
     let idle = streams.isEmpty
     if pingPolicy.pingReceived(at: scheduler.now, idle: idle) {
       session.terminate(errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue, reason: "too_many_pings")
@@ -537,7 +537,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     }
   }
 
-  func pingAcknowledged(payload: UInt64) {
+  package func pingAcknowledged(payload: UInt64) {
     pingAnswered(payload: payload)
   }
 }

@@ -1,0 +1,33 @@
+import GRPCTransport
+
+/// The connection's state for one HTTP/2 stream carrying one client call.
+final class ClientStream {
+  let id: Int32
+  let call: ClientCall
+  var handler: (any ClientCallHandler)?
+  var deframer: MessageDeframer
+  var deadlineTimer: ScheduledWork?
+
+  var headers = ResponseFields()
+  var trailers = ResponseFields()
+  /// The response headers have ended; further fields are trailers.
+  var headersDone = false
+  /// A header block grew over the limit; the stream is being reset.
+  var headerOverflow = false
+
+  var outbound: [UInt8] = []
+  var outboundOffset = 0
+  /// The caller will send nothing more: END_STREAM follows the last byte.
+  var sendClosed = false
+  /// The data source said "pending"; it needs `resumeData` to wake.
+  var dataSleeping = false
+
+  init(id: Int32, call: ClientCall, handler: any ClientCallHandler, maxMessageBytes: Int) {
+    self.id = id
+    self.call = call
+    self.handler = handler
+    self.deframer = MessageDeframer(maxMessageBytes: maxMessageBytes)
+  }
+
+  var pendingOutboundBytes: Int { outbound.count - outboundOffset }
+}

@@ -1,0 +1,379 @@
+import CNGHTTP2
+import GRPCTransport
+
+/// One HTTP/2 connection carrying gRPC calls from the client side, as a
+/// state machine: calls start with `makeCall`, bytes from the server go in
+/// through `receive`, bytes for the server come out of `drainOutput`. No
+/// I/O happens here; `GRPCChannel` (or a test) moves the bytes.
+///
+/// Everything runs on one thread, the one that drives the connection.
+/// Any number of calls may be open at once; nghttp2 holds back new streams
+/// beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS until others end.
+public final class GRPCClientConnection {
+  private let authority: String
+  private let configuration: ClientConfiguration
+  private let scheduler: CallScheduler
+  private let session: NGHTTP2Session
+  private var streams: [Int32: ClientStream] = [:]
+  /// Set once the connection is gone; later calls fail with it at once.
+  private var lostStatus: GRPCStatus?
+  /// Called when there is output to drain; the owner flushes once per turn.
+  private let outputReady: () -> Void
+
+  /// `authority` is the `:authority` of every request, normally the
+  /// server's `host:port`.
+  public init(
+    authority: String, configuration: ClientConfiguration = ClientConfiguration(),
+    scheduler: CallScheduler, outputReady: @escaping () -> Void
+  ) {
+    self.authority = authority
+    self.configuration = configuration
+    self.scheduler = scheduler
+    self.outputReady = outputReady
+    var settings = NGHTTP2Session.Settings()
+    settings.initialWindowSize = configuration.initialWindowSize
+    settings.connectionWindowSize = configuration.connectionWindowSize
+    settings.maxHeaderListSize = UInt32(configuration.maxHeaderListBytes)
+    // We never accept streams from the server.
+    settings.maxConcurrentStreams = 0
+    self.session = NGHTTP2Session(role: .client, settings: settings)
+    session.delegate = self
+    // The connection preface and SETTINGS go out first.
+    outputReady()
+  }
+
+  /// Feeds bytes from the server. False when the connection is beyond
+  /// saving: drain the output (a GOAWAY may be queued), then close it and
+  /// call `connectionLost`.
+  public func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    do {
+      try session.receive(bytes)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  /// Appends everything ready to send. False on a fatal session error.
+  public func drainOutput(into buffer: inout [UInt8]) -> Bool {
+    do {
+      try session.drainOutput(into: &buffer)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  /// False once both sides are done with the connection (after a GOAWAY
+  /// and the last stream).
+  public var isAlive: Bool { lostStatus == nil && session.isAlive }
+
+  /// Calls started and not yet finished.
+  public var activeCallCount: Int { streams.values.count { !$0.call.isFinished } }
+
+  /// Starts a call: request headers now, request messages with
+  /// `ClientCall.send`, END_STREAM with `closeSend`. With a `timeout` the
+  /// server is told (`grpc-timeout`) and the call ends locally with
+  /// DEADLINE_EXCEEDED when it runs out. When the call cannot start (the
+  /// connection is gone) the handler finishes on a later turn, never
+  /// inside this method.
+  public func makeCall(
+    path: String, metadata: Metadata = Metadata(), timeout: Duration? = nil,
+    handler: any ClientCallHandler
+  ) -> ClientCall {
+    if let lostStatus {
+      return failedCall(path: path, handler: handler, status: lostStatus)
+    }
+    var headers = [
+      HeaderField(":method", "POST"), HeaderField(":scheme", "http"),
+      HeaderField(":path", path), HeaderField(":authority", authority),
+      HeaderField("content-type", "application/grpc"), HeaderField("te", "trailers"),
+      HeaderField("user-agent", configuration.userAgent),
+    ]
+    if let timeout { headers.append(HeaderField("grpc-timeout", GRPCTimeout.encode(timeout))) }
+    for (key, value) in metadata where !Metadata.isReserved(key) {
+      switch value {
+      case .text(let text): headers.append(HeaderField(key, text))
+      case .binary(let bytes): headers.append(HeaderField(key, Base64.encode(bytes)))
+      }
+    }
+    guard let streamID = session.submitRequest(headers: headers) else {
+      return failedCall(
+        path: path, handler: handler,
+        status: GRPCStatus(.unavailable, "the connection cannot open another stream"))
+    }
+    let call = ClientCall(path: path, streamID: streamID, connection: self)
+    let stream = ClientStream(
+      id: streamID, call: call, handler: handler,
+      maxMessageBytes: configuration.maxReceiveMessageBytes)
+    streams[streamID] = stream
+    if let timeout {
+      stream.deadlineTimer = scheduler.schedule(after: timeout) { [weak self] in
+        guard let self, let stream = self.streams[streamID] else { return }
+        stream.deadlineTimer = nil
+        self.fail(stream, GRPCStatus(.deadlineExceeded, "deadline of \(timeout) exceeded"))
+      }
+    }
+    outputReady()
+    return call
+  }
+
+  /// A unary call: one request, one response. `completion` gets the whole
+  /// response; `ClientResponse.singleMessage()` checks it.
+  @discardableResult
+  public func unary(
+    path: String, request: [UInt8], metadata: Metadata = Metadata(), timeout: Duration? = nil,
+    completion: @escaping (ClientResponse) -> Void
+  ) -> ClientCall {
+    let call = makeCall(
+      path: path, metadata: metadata, timeout: timeout,
+      handler: ResponseCollector(completion: completion))
+    call.send(request)
+    call.closeSend()
+    return call
+  }
+
+  /// A server-streaming call: one request, `onMessage` for each response
+  /// message as it arrives, `completion` with the status and metadata.
+  @discardableResult
+  public func serverStreaming(
+    path: String, request: [UInt8], metadata: Metadata = Metadata(), timeout: Duration? = nil,
+    onMessage: @escaping ([UInt8]) -> Void, completion: @escaping (ClientResponse) -> Void
+  ) -> ClientCall {
+    let call = makeCall(
+      path: path, metadata: metadata, timeout: timeout,
+      handler: ResponseCollector(onMessage: onMessage, completion: completion))
+    call.send(request)
+    call.closeSend()
+    return call
+  }
+
+  /// The transport is gone: every live call finishes with `status`
+  /// (UNAVAILABLE by default), and later calls fail the same way.
+  public func connectionLost(_ status: GRPCStatus = GRPCStatus(.unavailable, "connection lost")) {
+    if lostStatus == nil { lostStatus = status }
+    let live = streams.values.sorted { $0.id < $1.id }
+    streams.removeAll()
+    for stream in live { finish(stream, status, trailers: Metadata()) }
+  }
+
+  /// Tells the server no more calls will start (GOAWAY); calls in flight
+  /// go on, and `isAlive` turns false once they are done.
+  public func shutdown() {
+    session.goAway(errorCode: NGHTTP2_NO_ERROR.rawValue)
+    outputReady()
+  }
+
+  // MARK: Calls
+
+  func send(_ message: [UInt8], on call: ClientCall) {
+    guard let stream = streams[call.streamID], !stream.sendClosed else { return }
+    MessageFramer.append(message, to: &stream.outbound)
+    wake(stream)
+  }
+
+  func closeSend(on call: ClientCall) {
+    guard let stream = streams[call.streamID], !stream.sendClosed else { return }
+    stream.sendClosed = true
+    wake(stream)
+  }
+
+  func cancel(_ call: ClientCall, _ status: GRPCStatus) {
+    guard let stream = streams[call.streamID] else { return }
+    fail(stream, status)
+  }
+
+  func pendingOutboundBytes(of call: ClientCall) -> Int {
+    streams[call.streamID]?.pendingOutboundBytes ?? 0
+  }
+
+  private func failedCall(
+    path: String, handler: any ClientCallHandler, status: GRPCStatus
+  ) -> ClientCall {
+    let call = ClientCall(path: path, streamID: 0, connection: nil)
+    _ = scheduler.schedule(after: .zero) {
+      guard !call.isFinished else { return }
+      call.isFinished = true
+      handler.finished(status: status, trailers: Metadata())
+    }
+    return call
+  }
+
+  /// Ends a call from our side: the stream is reset so the server stops.
+  private func fail(_ stream: ClientStream, _ status: GRPCStatus) {
+    guard !stream.call.isFinished else { return }
+    session.resetStream(streamID: stream.id, errorCode: NGHTTP2_CANCEL.rawValue)
+    outputReady()
+    finish(stream, status, trailers: Metadata())
+  }
+
+  /// Tells the handler, once, and forgets it.
+  private func finish(_ stream: ClientStream, _ status: GRPCStatus, trailers: Metadata) {
+    guard !stream.call.isFinished else { return }
+    stream.call.isFinished = true
+    stream.deadlineTimer?.cancel()
+    stream.deadlineTimer = nil
+    stream.outbound = []
+    stream.outboundOffset = 0
+    let handler = stream.handler
+    stream.handler = nil
+    handler?.finished(status: status, trailers: trailers)
+  }
+
+  /// The server answered in full; if we were still sending, the rest is
+  /// not wanted, so the stream is reset as stock clients do.
+  private func finishFromServer(_ stream: ClientStream, _ status: GRPCStatus, trailers: Metadata) {
+    if !stream.sendClosed || stream.pendingOutboundBytes > 0 {
+      session.resetStream(streamID: stream.id, errorCode: NGHTTP2_CANCEL.rawValue)
+      outputReady()
+    }
+    finish(stream, status, trailers: trailers)
+  }
+
+  private func wake(_ stream: ClientStream) {
+    if stream.dataSleeping {
+      stream.dataSleeping = false
+      session.resumeData(streamID: stream.id)
+    }
+    outputReady()
+  }
+}
+
+// MARK: - HTTP2SessionDelegate
+
+extension GRPCClientConnection: HTTP2SessionDelegate {
+  package func streamBegan(_ streamID: Int32) {
+    // A client session reports no peer-opened streams (push is disabled).
+  }
+
+  package func streamHeader(
+    _ streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer
+  ) -> Bool {
+    guard let stream = streams[streamID], !stream.call.isFinished else { return true }
+    let limit = configuration.maxHeaderListBytes
+    let accepted =
+      stream.headersDone
+      ? stream.trailers.add(name: name, value: value, limit: limit)
+      : stream.headers.add(name: name, value: value, limit: limit)
+    if !accepted { stream.headerOverflow = true }
+    return accepted
+  }
+
+  package func streamHeadersEnded(_ streamID: Int32, endStream: Bool) {
+    guard let stream = streams[streamID], !stream.call.isFinished else { return }
+    stream.headersDone = true
+    if let problem = stream.headers.headerProblem {
+      // Not a gRPC response (a proxy's error page, a 404): its body is not
+      // worth reading.
+      if endStream { finish(stream, problem, trailers: Metadata()) } else { fail(stream, problem) }
+      return
+    }
+    if endStream {
+      // Trailers-only: the status rides in the headers.
+      finishFromServer(stream, stream.headers.status, trailers: stream.headers.metadata)
+      return
+    }
+    stream.handler?.received(headers: stream.headers.metadata)
+  }
+
+  package func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
+    guard let stream = streams[streamID], !stream.call.isFinished else { return }
+    stream.deframer.append(bytes)
+    while !stream.call.isFinished {
+      let message: MessageDeframer.Message?
+      do {
+        message = try stream.deframer.next()
+      } catch {
+        fail(stream, error)
+        return
+      }
+      guard let message else { return }
+      if message.compressed {
+        fail(stream, GRPCStatus(.internal, "compressed response message, none was negotiated"))
+        return
+      }
+      stream.handler?.received(message: message.bytes)
+    }
+  }
+
+  package func streamEnded(_ streamID: Int32) {
+    guard let stream = streams[streamID], !stream.call.isFinished else { return }
+    if stream.deframer.bufferedBytes > 0 {
+      finishFromServer(
+        stream,
+        GRPCStatus(
+          .internal,
+          "response ended inside a message (\(stream.deframer.bufferedBytes) bytes left over)"),
+        trailers: Metadata())
+      return
+    }
+    guard stream.headersDone, !stream.trailers.fields.isEmpty else {
+      finishFromServer(
+        stream, GRPCStatus(.internal, "the response ended without trailers"), trailers: Metadata())
+      return
+    }
+    finishFromServer(stream, stream.trailers.status, trailers: stream.trailers.metadata)
+  }
+
+  package func streamClosed(_ streamID: Int32, errorCode: UInt32) {
+    guard let stream = streams.removeValue(forKey: streamID) else { return }
+    guard !stream.call.isFinished else { return }
+    let status: GRPCStatus
+    if stream.headerOverflow {
+      status = GRPCStatus(
+        .resourceExhausted,
+        "response header list over the limit of \(configuration.maxHeaderListBytes) bytes")
+    } else {
+      switch errorCode {
+      case NGHTTP2_REFUSED_STREAM.rawValue:
+        status = GRPCStatus(.unavailable, "the server refused the stream before processing it")
+      case NGHTTP2_CANCEL.rawValue:
+        status = GRPCStatus(.cancelled, "the server cancelled the stream")
+      case NGHTTP2_ENHANCE_YOUR_CALM.rawValue:
+        status = GRPCStatus(.resourceExhausted, "the server asked to slow down (ENHANCE_YOUR_CALM)")
+      case NGHTTP2_NO_ERROR.rawValue:
+        status = GRPCStatus(.internal, "the stream closed without a status")
+      default:
+        status = GRPCStatus(.internal, "the stream was reset with HTTP/2 error code \(errorCode)")
+      }
+    }
+    finish(stream, status, trailers: Metadata())
+  }
+
+  package func streamOutbound(_ streamID: Int32, into buffer: UnsafeMutableRawBufferPointer)
+    -> HTTP2OutboundChunk
+  {
+    guard let stream = streams[streamID], !stream.call.isFinished else {
+      return .end(count: 0, trailers: nil)
+    }
+    if stream.pendingOutboundBytes == 0, !stream.sendClosed {
+      // Flow control wants more: a producer with its own backlog fills the
+      // buffer now.
+      stream.handler?.readyForMoreMessages()
+      guard !stream.call.isFinished else { return .end(count: 0, trailers: nil) }
+    }
+    let count = min(buffer.count, stream.pendingOutboundBytes)
+    if count > 0 {
+      stream.outbound.withUnsafeBytes { source in
+        buffer.copyMemory(
+          from: UnsafeRawBufferPointer(
+            rebasing: source[stream.outboundOffset..<stream.outboundOffset + count]))
+      }
+      stream.outboundOffset += count
+      if stream.outboundOffset == stream.outbound.count {
+        stream.outbound.removeAll(keepingCapacity: true)
+        stream.outboundOffset = 0
+      }
+    }
+    if stream.pendingOutboundBytes == 0, stream.sendClosed {
+      return .end(count: count, trailers: nil)
+    }
+    if count > 0 { return .bytes(count) }
+    stream.dataSleeping = true
+    return .pending
+  }
+
+  package func streamEndSent(_ streamID: Int32) {
+    // Our half-close went out; the response decides when the call ends.
+  }
+}

@@ -1,0 +1,178 @@
+import GRPCTransport
+import GaugeIO
+
+/// One TCP connection to a gRPC server on an event loop: moves bytes
+/// between the socket and its `GRPCClientConnection`, writing the output of
+/// every call once per loop turn. Use it on its loop's thread only; the
+/// loop keeps it alive while it is open.
+public final class GRPCChannel: EventLoopHandler {
+  public let address: SocketAddress
+  public let connection: GRPCClientConnection
+  public private(set) var isClosed = false
+  /// Called once, on the loop, when the connection ends, with the status
+  /// its live calls finished with.
+  public var onClose: ((GRPCStatus) -> Void)?
+
+  private let socket: ConnectedSocket
+  private let loop: EventLoop
+  private let readBuffer: UnsafeMutableRawBufferPointer
+  private var output: [UInt8] = []
+  private var outputOffset = 0
+  private var flushScheduled = false
+  private var wantsWritable = false
+  private var closeAfterFlush = false
+
+  /// Reads per readiness event before yielding to other descriptors.
+  private static let readsPerEvent = 4
+
+  /// Connects to `address`, waiting for the TCP handshake on the calling
+  /// thread (at most `connectTimeout`), then serves the connection on
+  /// `loop`. Call it on the loop's thread, or before the loop runs.
+  public static func connect(
+    to address: SocketAddress, on loop: EventLoop,
+    configuration: ClientConfiguration = ClientConfiguration(), connectTimeout: Duration? = nil
+  ) throws(IOError) -> GRPCChannel {
+    let socket = try ConnectedSocket.connect(to: address, timeout: connectTimeout)
+    let channel = GRPCChannel(
+      socket: socket, address: address, loop: loop, configuration: configuration)
+    do throws(IOError) {
+      try loop.register(fd: socket.fd, interest: .readable, handler: channel)
+    } catch {
+      socket.close()
+      throw error
+    }
+    channel.scheduleFlush()
+    return channel
+  }
+
+  private init(
+    socket: ConnectedSocket, address: SocketAddress, loop: EventLoop,
+    configuration: ClientConfiguration
+  ) {
+    self.socket = socket
+    self.address = address
+    self.loop = loop
+    self.readBuffer = .allocate(byteCount: 64 << 10, alignment: 16)
+    // The connection's output callback needs `self`, which exists only once
+    // every stored property is set; a box closes the loop.
+    let flushTarget = FlushTarget()
+    self.connection = GRPCClientConnection(
+      authority: address.description, configuration: configuration,
+      scheduler: LoopScheduler(loop: loop), outputReady: { flushTarget.channel?.scheduleFlush() })
+    flushTarget.channel = self
+  }
+
+  deinit {
+    readBuffer.deallocate()
+  }
+
+  /// Starts a call; see `GRPCClientConnection.makeCall`.
+  public func makeCall(
+    path: String, metadata: Metadata = Metadata(), timeout: Duration? = nil,
+    handler: any ClientCallHandler
+  ) -> ClientCall {
+    connection.makeCall(path: path, metadata: metadata, timeout: timeout, handler: handler)
+  }
+
+  public func readable() {
+    read(upTo: Self.readsPerEvent)
+  }
+
+  private func read(upTo reads: Int) {
+    for _ in 0..<reads {
+      guard !isClosed, !closeAfterFlush else { return }
+      let result: IOResult<Int>
+      do {
+        result = try socket.read(into: readBuffer)
+      } catch {
+        close(GRPCStatus(.unavailable, "connection to \(address) failed: \(error)"))
+        return
+      }
+      switch result {
+      case .wouldBlock:
+        return
+      case .processed(0):
+        close(GRPCStatus(.unavailable, "the server at \(address) closed the connection"))
+        return
+      case .processed(let count):
+        if !connection.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])) {
+          closeAfterFlush = true
+        }
+        scheduleFlush()
+        if count < readBuffer.count { return }
+      }
+    }
+  }
+
+  public func writable() {
+    flush()
+  }
+
+  public func hangup() {
+    // What the server sent before leaving may end a call: read it all.
+    read(upTo: .max)
+    close(GRPCStatus(.unavailable, "the server at \(address) closed the connection"))
+  }
+
+  /// Closes the socket now; live calls finish with `status`.
+  public func close(_ status: GRPCStatus = GRPCStatus(.unavailable, "the channel was closed")) {
+    guard !isClosed else { return }
+    isClosed = true
+    loop.deregister(fd: socket.fd)
+    socket.close()
+    connection.connectionLost(status)
+    let onClose = self.onClose
+    self.onClose = nil
+    onClose?(status)
+  }
+
+  private func scheduleFlush() {
+    guard !flushScheduled, !isClosed else { return }
+    flushScheduled = true
+    loop.afterTurn { [weak self] in self?.flush() }
+  }
+
+  private func flush() {
+    flushScheduled = false
+    guard !isClosed else { return }
+    if !connection.drainOutput(into: &output) { closeAfterFlush = true }
+    while outputOffset < output.count {
+      let result: IOResult<Int>
+      do {
+        result = try output.withUnsafeBytes { bytes throws(IOError) in
+          try socket.write(UnsafeRawBufferPointer(rebasing: bytes[outputOffset...]))
+        }
+      } catch {
+        close(GRPCStatus(.unavailable, "connection to \(address) failed: \(error)"))
+        return
+      }
+      switch result {
+      case .processed(let count):
+        outputOffset += count
+      case .wouldBlock:
+        setWritable(true)
+        return
+      }
+    }
+    output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
+    outputOffset = 0
+    setWritable(false)
+    if closeAfterFlush {
+      close(GRPCStatus(.unavailable, "HTTP/2 protocol error on the connection to \(address)"))
+    } else if !connection.isAlive {
+      close(GRPCStatus(.unavailable, "the connection to \(address) was shut down"))
+    }
+  }
+
+  private func setWritable(_ writable: Bool) {
+    guard writable != wantsWritable else { return }
+    wantsWritable = writable
+    try? loop.setInterest(fd: socket.fd, writable ? [.readable, .writable] : .readable)
+  }
+}
+
+/// Lets the connection's output callback reach its channel without a
+/// retain cycle.
+private final class FlushTarget {
+  weak var channel: GRPCChannel?
+}

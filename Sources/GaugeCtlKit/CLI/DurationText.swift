@@ -1,0 +1,20 @@
+/// Durations on the command line: `500ms`, `5s`, `2m`, `1h`, or a plain
+/// number of seconds (`1.5`).
+enum DurationText {
+  static func parse(_ text: String) -> Duration? {
+    let units: [(suffix: String, seconds: Double)] = [
+      ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600),
+    ]
+    var number = text
+    var scale = 1.0
+    for unit in units where text.hasSuffix(unit.suffix) {
+      number = String(text.dropLast(unit.suffix.count))
+      scale = unit.seconds
+      break
+    }
+    guard let amount = Double(number), amount.isFinite, amount > 0 else { return nil }
+    let milliseconds = (amount * scale * 1000).rounded(.up)
+    guard milliseconds < 1e12 else { return nil }
+    return .milliseconds(Int64(milliseconds))
+  }
+}

@@ -1,0 +1,56 @@
+import GRPCTransport
+import GaugeIO
+
+/// The flags every command takes.
+public struct GlobalOptions: Sendable {
+  public var server: SocketAddress
+  /// The text the user gave, for messages.
+  public var serverText: String
+  /// For each unary call, and for connecting. Streams (publish, watch) use
+  /// it only when given explicitly.
+  public var timeout: Duration
+  public var timeoutGiven: Bool
+  public var token: String?
+  public var json: Bool
+
+  public static let defaultServer = "127.0.0.1:50051"
+  public static let defaultTimeout = Duration.seconds(10)
+
+  public static let flags: [FlagSpec] = [
+    FlagSpec("server"), FlagSpec("timeout"), FlagSpec("token"), .toggle("json"),
+    .toggle("help", short: "h"),
+  ]
+
+  /// `--server` wins over `GAUGED_SERVER`, which wins over the default.
+  public init(_ arguments: Arguments, environment: [String: String]) throws(CLIError) {
+    let text =
+      arguments.value("server") ?? environment["GAUGED_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? Self.defaultServer
+    do {
+      server = try SocketAddress(parsing: text)
+    } catch {
+      let source = arguments.value("server") != nil ? "--server" : "GAUGED_SERVER"
+      throw .usage("\(source): \"\(text)\" is not HOST:PORT (\(error.reason))")
+    }
+    serverText = text
+    if let text = arguments.value("timeout") {
+      guard let parsed = DurationText.parse(text) else {
+        throw .usage("--timeout: \"\(text)\" is not a duration like 500ms, 5s or 2m")
+      }
+      timeout = parsed
+      timeoutGiven = true
+    } else {
+      timeout = Self.defaultTimeout
+      timeoutGiven = false
+    }
+    token = arguments.value("token")
+    json = arguments.has("json")
+  }
+
+  /// Request metadata: the bearer token, when there is one.
+  public var metadata: Metadata {
+    var metadata = Metadata()
+    if let token { metadata.add("authorization", "Bearer \(token)") }
+    return metadata
+  }
+}

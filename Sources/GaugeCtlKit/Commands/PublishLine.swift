@@ -1,0 +1,50 @@
+/// One line of `gaugectl publish` input: `ID VALUE`, or a JSON object
+/// `{"id": "cpu", "value": 42}`. Blank lines and `#` comments are skipped.
+enum PublishLine: Equatable {
+  case item(id: String, value: Double)
+  case skip
+  case invalid(String)
+
+  static func parse(_ line: String) -> PublishLine {
+    let text = line.trimmingSpaces.trimmingCharacters(in: "\t\r")
+    if text.isEmpty || text.hasPrefix("#") { return .skip }
+    if text.hasPrefix("{") { return json(text) }
+    let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    guard fields.count == 2 else {
+      let count = fields.count == 1 ? "1 field" : "\(fields.count) fields"
+      return .invalid("expected \"ID VALUE\" or a JSON object, got \(count)")
+    }
+    guard let value = Double(fields[1]) else {
+      return .invalid("\"\(fields[1])\" is not a number")
+    }
+    return .item(id: String(fields[0]), value: value)
+  }
+
+  private static func json(_ text: String) -> PublishLine {
+    let object: JSONValue
+    do {
+      object = try JSONParser.parse(text)
+    } catch {
+      return .invalid("not JSON: \(error.reason) at column \(error.column)")
+    }
+    guard case .object(let members) = object else { return .invalid("expected a JSON object") }
+    if let unknown = members.first(where: { $0.key != "id" && $0.key != "value" }) {
+      return .invalid("unknown field \"\(unknown.key)\" (expected id and value)")
+    }
+    guard case .string(let id)? = object["id"] else {
+      return .invalid("id: expected a string")
+    }
+    guard case .number(let value)? = object["value"] else {
+      return .invalid("value: expected a number")
+    }
+    return .item(id: id, value: value)
+  }
+}
+
+extension String {
+  func trimmingCharacters(in set: String) -> String {
+    let characters = Set(set)
+    return String(
+      drop { characters.contains($0) }.reversed().drop { characters.contains($0) }.reversed())
+  }
+}

@@ -1,0 +1,40 @@
+/// `gaugectl rm ID...`.
+enum RemoveCommand: Command {
+  static let name = "rm"
+  static let summary = "delete widgets"
+  static let help = """
+    Usage: gaugectl rm ID [ID...]
+
+    Deletes each widget in turn and stops at the first that fails.
+
+    Options:
+      --json                 {"removed": [ids]}
+    """
+  static let flags: [FlagSpec] = []
+
+  static func run(_ arguments: Arguments, _ options: GlobalOptions, _ environment: [String: String])
+    throws(CLIError) -> ExitCode
+  {
+    guard !arguments.positionals.isEmpty else { throw .usage("rm needs ID") }
+    let client = try WidgetClient(options)
+    var removed: [String] = []
+    for id in arguments.positionals {
+      do {
+        try client.delete(id: id)
+      } catch {
+        if !options.json, !removed.isEmpty {
+          Console.out(removed.map { "removed \($0)\n" }.joined())
+        }
+        throw error
+      }
+      removed.append(id)
+    }
+    if options.json {
+      Console.out(
+        JSONWriter.pretty(.object([("removed", .array(removed.map(JSONValue.string)))])) + "\n")
+    } else {
+      Console.out(removed.map { "removed \($0)\n" }.joined())
+    }
+    return .ok
+  }
+}

@@ -1,0 +1,85 @@
+/// Writes JSON: compact on one line (for JSON lines), or indented by two
+/// spaces for people. Numbers that are whole print without a fraction.
+public enum JSONWriter {
+  public static func compact(_ value: JSONValue) -> String {
+    var out = ""
+    write(value, into: &out, indent: nil, level: 0)
+    return out
+  }
+
+  public static func pretty(_ value: JSONValue) -> String {
+    var out = ""
+    write(value, into: &out, indent: "  ", level: 0)
+    return out
+  }
+
+  private static func write(_ value: JSONValue, into out: inout String, indent: String?, level: Int)
+  {
+    switch value {
+    case .null: out += "null"
+    case .bool(let flag): out += flag ? "true" : "false"
+    case .number(let number): out += format(number)
+    case .string(let text): writeString(text, into: &out)
+    case .array(let elements):
+      writeContainer(
+        elements.map { (nil, $0) }, open: "[", close: "]", into: &out, indent: indent, level: level)
+    case .object(let members):
+      writeContainer(
+        members.map { ($0.key, $0.value) }, open: "{", close: "}", into: &out, indent: indent,
+        level: level)
+    }
+  }
+
+  private static func writeContainer(
+    _ items: [(String?, JSONValue)], open: String, close: String, into out: inout String,
+    indent: String?, level: Int
+  ) {
+    out += open
+    guard !items.isEmpty else {
+      out += close
+      return
+    }
+    for (index, (key, value)) in items.enumerated() {
+      if index > 0 { out += "," }
+      if let indent { out += "\n" + String(repeating: indent, count: level + 1) }
+      if let key {
+        writeString(key, into: &out)
+        out += indent == nil ? ":" : ": "
+      }
+      write(value, into: &out, indent: indent, level: level + 1)
+    }
+    if let indent { out += "\n" + String(repeating: indent, count: level) }
+    out += close
+  }
+
+  /// Shortest text that reads back as the same double; whole numbers up to
+  /// 2^53 without ".0". JSON has no NaN or infinity: they become null.
+  public static func format(_ number: Double) -> String {
+    guard number.isFinite else { return "null" }
+    if number == number.rounded(), abs(number) <= 9_007_199_254_740_992 {
+      return String(Int64(number))
+    }
+    return "\(number)"
+  }
+
+  private static func writeString(_ text: String, into out: inout String) {
+    out += "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+          let hex = String(scalar.value, radix: 16)
+          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    out += "\""
+  }
+}

@@ -1,0 +1,13 @@
+/// "updated 42s ago": the age of an update in the largest two units.
+public enum RelativeTime {
+  public static func ago(fromMs then: Int64, nowMs now: Int64) -> String {
+    let seconds = (now - then) / 1000
+    guard seconds > 0 else { return "just now" }
+    if seconds < 60 { return "\(seconds)s ago" }
+    let minutes = seconds / 60
+    if minutes < 60 { return "\(minutes)m \(seconds % 60)s ago" }
+    let hours = minutes / 60
+    if hours < 24 { return "\(hours)h \(minutes % 60)m ago" }
+    return "\(hours / 24)d \(hours % 24)h ago"
+  }
+}

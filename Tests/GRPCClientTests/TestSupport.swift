@@ -1,0 +1,223 @@
+import GRPCClient
+import GRPCTransport
+
+/// A scheduler whose clock moves only when the test says so; shared by the
+/// client and the server of a pair.
+final class ManualScheduler: CallScheduler {
+  private(set) var now = ContinuousClock.now
+  let inLoop = true
+  var loopExecutor: any LoopExecutor { ImmediateExecutor.shared }
+  private var timers: [(id: Int, at: ContinuousClock.Instant, work: () -> Void)] = []
+  private var nextID = 0
+
+  func execute(_ work: @escaping @Sendable () -> Void) {
+    work()
+  }
+
+  func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork {
+    nextID += 1
+    let id = nextID
+    timers.append((id, now + delay, work))
+    return ScheduledWork { [weak self] in self?.timers.removeAll { $0.id == id } }
+  }
+
+  func advance(by delay: Duration) {
+    now = now + delay
+    let due = timers.filter { $0.at <= now }.sorted { $0.at < $1.at }
+    timers.removeAll { $0.at <= now }
+    for timer in due { timer.work() }
+  }
+
+  var pendingTimers: Int { timers.count }
+}
+
+/// Runs work at once, on the calling thread: the test's only thread.
+final class ImmediateExecutor: LoopExecutor {
+  static let shared = ImmediateExecutor()
+
+  func execute(_ work: @escaping @Sendable () -> Void) {
+    work()
+  }
+}
+
+/// Records what a client call receives.
+final class RecordingCallHandler: ClientCallHandler {
+  var headers: Metadata?
+  var messages: [[UInt8]] = []
+  var status: GRPCStatus?
+  var trailers: Metadata?
+  var finishCount = 0
+  var readyCount = 0
+  var onMessage: (([UInt8]) -> Void)?
+  var onReady: (() -> Void)?
+
+  func received(headers: Metadata) {
+    self.headers = headers
+  }
+
+  func received(message: [UInt8]) {
+    messages.append(message)
+    onMessage?(message)
+  }
+
+  func readyForMoreMessages() {
+    readyCount += 1
+    onReady?()
+  }
+
+  func finished(status: GRPCStatus, trailers: Metadata) {
+    self.status = status
+    self.trailers = trailers
+    finishCount += 1
+  }
+
+  var texts: [String] { messages.map { String(decoding: $0, as: UTF8.self) } }
+}
+
+/// The server half of a test: a handler that records and lets each method
+/// script its answer.
+final class ScriptedServerHandler: RPCHandler {
+  let call: ServerCall
+  var messages: [[UInt8]] = []
+  var ended = false
+  var cancelled: GRPCStatus?
+  var onMessage: ((ScriptedServerHandler, [UInt8]) -> Void)?
+  var onEnd: ((ScriptedServerHandler) -> Void)?
+
+  init(call: ServerCall) {
+    self.call = call
+  }
+
+  func receive(message: [UInt8]) {
+    messages.append(message)
+    onMessage?(self, message)
+  }
+
+  func receiveEnd() {
+    ended = true
+    onEnd?(self)
+  }
+
+  func cancel(_ reason: GRPCStatus) {
+    cancelled = reason
+  }
+}
+
+/// `test.Echo`, one method per call shape:
+/// - Echo (unary): answers the request, with `x-echo` and `authorization`
+///   copied into the response headers and `x-raw-bin` into the trailers.
+/// - Fail (unary): INVALID_ARGUMENT with the request text as the message and
+///   fixed details bytes.
+/// - Count (client streaming): the number of messages, once the client
+///   half-closes.
+/// - Repeat (server streaming): the request is a count N; answers "0"..."N-1".
+/// - Chat (bidi): echoes each message at once, ends OK when the client does.
+/// - Hold: never answers.
+/// - Large (unary): answers a message of the requested byte count.
+final class EchoService: GRPCService, @unchecked Sendable {
+  // @unchecked Sendable: `handlers` has one thread at a time: the test's own
+  // in memory, or the server's single loop on loopback, where tests never
+  // read it.
+  let serviceName = "test.Echo"
+  let methodNames = ["Echo", "Fail", "Count", "Repeat", "Chat", "Hold", "Large"]
+  var handlers: [ScriptedServerHandler] = []
+
+  static let failureDetails: [UInt8] = [8, 3, 0xFF, 0, 7]
+
+  func makeHandler(method: String, call: ServerCall) -> RPCHandler? {
+    let handler = ScriptedServerHandler(call: call)
+    handlers.append(handler)
+    switch method {
+    case "Echo":
+      handler.onEnd = { h in
+        var headers = Metadata()
+        for key in ["x-echo", "authorization"] {
+          if case .text(let value)? = h.call.metadata[key] { headers.add(key, value) }
+        }
+        h.call.sendInitialMetadata(headers)
+        h.call.send(message: h.messages.first ?? [])
+        var trailers = Metadata()
+        if case .binary(let bytes)? = h.call.metadata["x-raw-bin"] {
+          trailers.add("x-raw-bin", .binary(bytes))
+        }
+        h.call.finish(.ok, trailers: trailers)
+      }
+    case "Fail":
+      handler.onEnd = { h in
+        let text = String(decoding: h.messages.first ?? [], as: UTF8.self)
+        h.call.finish(GRPCStatus(.invalidArgument, text, details: Self.failureDetails))
+      }
+    case "Count":
+      handler.onEnd = { h in
+        h.call.send(message: Array("\(h.messages.count)".utf8))
+        h.call.finish(.ok)
+      }
+    case "Repeat":
+      handler.onEnd = { h in
+        let count = Int(String(decoding: h.messages.first ?? [], as: UTF8.self)) ?? 0
+        for index in 0..<count { h.call.send(message: Array("\(index)".utf8)) }
+        h.call.finish(.ok)
+      }
+    case "Chat":
+      handler.onMessage = { h, message in h.call.send(message: message) }
+      handler.onEnd = { h in h.call.finish(.ok) }
+    case "Large":
+      handler.onEnd = { h in
+        let size = Int(String(decoding: h.messages.first ?? [], as: UTF8.self)) ?? 0
+        h.call.send(message: [UInt8](repeating: 7, count: size))
+        h.call.finish(.ok)
+      }
+    default:
+      break
+    }
+    return handler
+  }
+}
+
+/// A real client connection and a real server connection joined in memory.
+final class InMemoryPair {
+  let scheduler = ManualScheduler()
+  let service = EchoService()
+  let server: GRPCServerConnection
+  let client: GRPCClientConnection
+
+  init(
+    client configuration: ClientConfiguration = ClientConfiguration(),
+    server serverConfiguration: ServerConfiguration = ServerConfiguration()
+  ) {
+    server = GRPCServerConnection(
+      router: Router(services: [service]), configuration: serverConfiguration,
+      scheduler: scheduler, outputReady: {})
+    client = GRPCClientConnection(
+      authority: "test", configuration: configuration, scheduler: scheduler, outputReady: {})
+  }
+
+  /// Moves bytes both ways until neither side has anything left to say.
+  func exchange() {
+    for _ in 0..<1000 {
+      var toServer: [UInt8] = []
+      _ = client.drainOutput(into: &toServer)
+      if !toServer.isEmpty {
+        _ = toServer.withUnsafeBytes { server.receive($0) }
+      }
+      var toClient: [UInt8] = []
+      _ = server.drainOutput(into: &toClient)
+      if !toClient.isEmpty {
+        _ = toClient.withUnsafeBytes { client.receive($0) }
+      }
+      if toServer.isEmpty && toClient.isEmpty { return }
+    }
+  }
+
+  /// Starts a call with a recording handler.
+  func call(
+    _ method: String, metadata: Metadata = Metadata(), timeout: Duration? = nil
+  ) -> (ClientCall, RecordingCallHandler) {
+    let handler = RecordingCallHandler()
+    let call = client.makeCall(
+      path: "/test.Echo/\(method)", metadata: metadata, timeout: timeout, handler: handler)
+    return (call, handler)
+  }
+}
+
+func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }

@@ -1,0 +1,153 @@
+import GaugeDomain
+import GaugeWire
+import Testing
+
+@testable import GaugeCtlKit
+
+@Suite struct WidgetInputTests {
+  @Test func flagsBuildTheWholePut() throws {
+    let arguments = try Arguments.parse(
+      [
+        "--gauge", "42", "--min", "0", "--max", "100", "--unit", "%", "--label", "CPU",
+        "--name", "CPU load", "--accent", "orange", "--trend", "up", "--style",
+        "accessory-circular", "--mark", "80:hot", "--mark", "10", "--gradient", "green, red",
+        "--min-label", "idle", "--icon", "cpu",
+      ], accepting: WidgetFlags.specs)
+    let put = try WidgetFlags.put(id: "cpu", arguments)
+    #expect(
+      put
+        == WidgetPut(
+          id: "cpu", name: "CPU load",
+          content: ContentPatch(
+            template: .gauge(
+              GaugePatch(
+                value: 42, minValue: 0, maxValue: 100,
+                style: GaugeStyle.accessoryCircular.rawValue, gradient: ["green", "red"],
+                marks: [MarkPatch(value: 80, label: "hot"), MarkPatch(value: 10)],
+                minLabel: "idle")),
+            label: "CPU", icon: "cpu", unit: "%", trend: Trend.up.rawValue,
+            accentColor: "orange")))
+  }
+
+  @Test func flagsNeedExactlyOneTemplate() throws {
+    let none = try Arguments.parse(["--unit", "%"], accepting: WidgetFlags.specs)
+    #expect(throws: CLIError.self) { try WidgetFlags.put(id: "x", none) }
+    let two = try Arguments.parse(["--gauge", "1", "--value", "2"], accepting: WidgetFlags.specs)
+    #expect(throws: CLIError.usage("put takes one template, got --gauge and --value")) {
+      try WidgetFlags.put(id: "x", two)
+    }
+    let progress = try Arguments.parse(
+      ["--progress", "0.5", "--max", "2"], accepting: WidgetFlags.specs)
+    #expect(throws: CLIError.self) { try WidgetFlags.put(id: "x", progress) }
+  }
+
+  @Test func flatJSONUsesTheSchemasFieldNames() throws {
+    let json = try JSONParser.parse(
+      """
+      {"template": "gauge", "value": 42, "min_value": 0, "max_value": 100, "unit": "%",
+       "label": "CPU", "accent_color": "orange", "style": "LINEAR", "trend": "down",
+       "marks": [{"value": 50, "label": "half"}], "gradient": ["green", "red"], "name": "n"}
+      """)
+    let put = try WidgetJSONInput.put(json, id: "cpu")
+    #expect(put.id == "cpu" && put.name == "n")
+    #expect(put.content?.unit == "%" && put.content?.accentColor == "orange")
+    #expect(put.content?.trend == Trend.down.rawValue)
+    #expect(
+      put.content?.template
+        == .gauge(
+          GaugePatch(
+            value: 42, minValue: 0, maxValue: 100, style: GaugeStyle.linear.rawValue,
+            gradient: ["green", "red"], marks: [MarkPatch(value: 50, label: "half")])))
+  }
+
+  @Test func getJSONOutputReadsBackAsTheSameWidget() throws {
+    let widget = Widget(
+      id: "cpu", name: "CPU",
+      content: Content(
+        template: .gauge(
+          Gauge(
+            value: 42, minValue: -10, maxValue: 100, style: .accessoryCircularCapacity,
+            gradient: ["green", "#FF0000"],
+            marks: [Mark(value: 10, label: "low"), Mark(value: 90)],
+            currentValueLabel: "42!", minLabel: "", maxLabel: "max")),
+        label: "l", subtitle: "s", icon: "cpu", unit: "%", trend: .flat, accentColor: "red",
+        backgroundColor: "#000000", textColor: "white"),
+      revision: 7, createdAtMs: 1, updatedAtMs: 2)
+    let text = JSONWriter.pretty(WidgetJSONOutput.widget(widget))
+    let put = try WidgetJSONInput.put(try JSONParser.parse(text), id: nil)
+    // What the server would store from this put is the widget again.
+    let bytes = WidgetWire.encodePutWidgetRequest(put)
+    let decoded = try bytes.withUnsafeBytes { raw in
+      try WidgetWire.decodePutWidgetRequest(raw)
+    }
+    #expect(decoded == put)
+    #expect(put.id == "cpu" && put.name == "CPU")
+    #expect(
+      put.content
+        == ContentPatch(
+          template: .gauge(
+            GaugePatch(
+              value: 42, minValue: -10, maxValue: 100,
+              style: GaugeStyle.accessoryCircularCapacity.rawValue,
+              gradient: ["green", "#FF0000"],
+              marks: [MarkPatch(value: 10, label: "low"), MarkPatch(value: 90)],
+              currentValueLabel: "42!", minLabel: "", maxLabel: "max")),
+          label: "l", subtitle: "s", icon: "cpu", unit: "%", trend: Trend.flat.rawValue,
+          accentColor: "red", backgroundColor: "#000000", textColor: "white"))
+  }
+
+  @Test func everyProblemIsReportedWithItsField() throws {
+    let json = try JSONParser.parse(
+      """
+      {"template": "progress", "value": "high", "min_value": 0, "colour": "red",
+       "trend": "sideways", "id": "other"}
+      """)
+    #expect(
+      throws: CLIError.rejected(
+        "the widget JSON is not usable:",
+        [
+          "id: \"other\" differs from the id on the command line, \"cpu\"",
+          "colour: unknown field",
+          "min_value: does not apply to a progress widget",
+          "value: expected a number, got a string",
+          "trend: \"sideways\" is not one of up, down, flat",
+        ])
+    ) { try WidgetJSONInput.put(json, id: "cpu") }
+  }
+
+  @Test func nestedJSONProblemsNameTheirPath() throws {
+    let json = try JSONParser.parse(
+      #"{"content": {"gauge": {"value": 1, "marks": [{"value": "x"}], "bogus": 1}}}"#)
+    #expect(
+      throws: CLIError.rejected(
+        "the widget JSON is not usable:",
+        [
+          "content.gauge.bogus: unknown field",
+          "content.gauge.marks[0].value: expected a number, got a string",
+          "id: give it on the command line or in the JSON",
+        ])
+    ) { try WidgetJSONInput.put(json, id: nil) }
+  }
+
+  @Test func publishLines() {
+    #expect(PublishLine.parse("cpu 42") == .item(id: "cpu", value: 42))
+    #expect(PublishLine.parse("  cpu\t-0.5  ") == .item(id: "cpu", value: -0.5))
+    #expect(PublishLine.parse(#"{"id": "disk", "value": 0.25}"#) == .item(id: "disk", value: 0.25))
+    #expect(PublishLine.parse("") == .skip)
+    #expect(PublishLine.parse("# cpu 1") == .skip)
+    #expect(
+      PublishLine.parse("cpu") == .invalid("expected \"ID VALUE\" or a JSON object, got 1 field"))
+    #expect(
+      PublishLine.parse("cpu 1 2")
+        == .invalid("expected \"ID VALUE\" or a JSON object, got 3 fields"))
+    #expect(PublishLine.parse("cpu high") == .invalid("\"high\" is not a number"))
+    #expect(PublishLine.parse(#"{"id": "cpu"}"#) == .invalid("value: expected a number"))
+    #expect(PublishLine.parse(#"{"id": 1, "value": 2}"#) == .invalid("id: expected a string"))
+    #expect(
+      PublishLine.parse(#"{"id": "a", "value": 2, "x": 1}"#)
+        == .invalid("unknown field \"x\" (expected id and value)"))
+    #expect(
+      PublishLine.parse("{oops")
+        == .invalid("not JSON: expected a member name in quotes, found \"o\" at column 2"))
+  }
+}
