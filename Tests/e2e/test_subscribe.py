@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import queue
+import signal
 import threading
 import time
 
@@ -362,3 +364,33 @@ def test_stalled_reader_never_slows_the_producer_and_gets_the_latest(server, stu
         assert revisions == sorted(set(revisions))
     finally:
         raw.close()
+
+
+def test_shutdown_ends_subscriptions_at_once_with_unavailable(new_id):
+    """A subscription never finishes by itself: SIGTERM ends it at once instead
+    of after the grace period, so the client can resume elsewhere."""
+    if os.environ.get("GAUGED_TARGET"):
+        pytest.skip("stops a gauged process of its own")
+    from conftest import Server
+    from gauge.v1 import widget_service_pb2_grpc
+
+    srv = Server()
+    srv.start()
+    try:
+        with grpc.insecure_channel(srv.address) as channel:
+            stub = widget_service_pb2_grpc.WidgetServiceStub(channel)
+            wid = new_id()
+            put(stub, widget(wid, content=gauge_widget_content(1, 0, 10)))
+            sub = Subscription(stub, ids=[wid])
+            sub.until_synced()
+            started = time.monotonic()
+            srv.proc.send_signal(signal.SIGTERM)
+            with pytest.raises(grpc.RpcError) as info:
+                sub.next(timeout=5)
+            assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+            assert "since_revision" in info.value.details()
+            assert srv.proc.wait(timeout=5) == 0
+            # Well inside the default 10 s grace period.
+            assert time.monotonic() - started < 5
+    finally:
+        srv.stop()

@@ -173,6 +173,9 @@ extension GRPCServerConnection {
   public func beginShutdown() {
     guard shutdownPhase == .serving else { return }
     shutdownPhase = .noticeSent
+    for stream in Array(streams.values) where stream.callIsLive {
+      stream.handler?.serverShutdownBegan()
+    }
     // With no stream open, libnghttp2 stops reading once a GOAWAY is out,
     // so the PING would not be heard: the final GOAWAY goes at once.
     guard !streams.isEmpty else { return sendFinalGoAway() }

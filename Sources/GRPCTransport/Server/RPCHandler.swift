@@ -10,12 +10,19 @@ public protocol RPCHandler: AnyObject {
   func receive(message: [UInt8], compressed: Bool)
   func receiveEnd()
   func cancel(_ reason: GRPCStatus)
+  /// The server has begun a graceful shutdown. A call that would otherwise
+  /// run for the whole grace period (a subscription) can end now, so its
+  /// client moves on at once; by default nothing happens and the call gets
+  /// the grace period to finish.
+  func serverShutdownBegan()
 }
 
 extension RPCHandler {
   public func receive(message: [UInt8], compressed: Bool) {
     receive(message: message)
   }
+
+  public func serverShutdownBegan() {}
 }
 
 /// A service answers one gRPC service name (`gauge.v1.WidgetService`).

@@ -88,11 +88,25 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
   }
 
   func cancel(_ reason: GRPCStatus) {
+    detach()
+  }
+
+  private func detach() {
     inbox?.detach(self)
     inbox = nil
     wakeTimer?.cancel()
     wakeTimer = nil
     call.onOutboundDrained = nil
+  }
+
+  /// A subscription never ends by itself, so waiting out the grace period
+  /// would only delay the client: it is told to resume elsewhere (or here,
+  /// after the restart) from the last `synced` revision it saw.
+  func serverShutdownBegan() {
+    guard started, !call.isFinished else { return }
+    detach()
+    call.finish(
+      GRPCStatus(.unavailable, "the server is shutting down; resume with since_revision"))
   }
 
   /// A live change for a watched widget; sent by `pump`.
