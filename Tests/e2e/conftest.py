@@ -76,15 +76,17 @@ class Server:
     `extra_args` go after the address; `program` names another executable
     built beside gauged (gauged-interop-server, which takes --port). `args`
     replaces gauged's default store flags (`--memory` when the binary has it);
-    `preexec_fn` runs in the child before exec (resource limits)."""
+    `launcher` goes before the binary (e.g. `prlimit --fsize=N`): a command,
+    since Python code run in the forked child (preexec_fn) can deadlock or
+    abort when the test process has grpcio threads."""
 
     def __init__(
-        self, extra_args=(), program: str = "gauged", args: list[str] | None = None, preexec_fn=None
+        self, extra_args=(), program: str = "gauged", args: list[str] | None = None, launcher=()
     ) -> None:
         self.extra_args = list(extra_args)
         self.program = program
         self.store_args = args
-        self.preexec_fn = preexec_fn
+        self.launcher = list(launcher)
         self.proc: subprocess.Popen | None = None
         self.address = ""
         self.port = 0
@@ -125,12 +127,11 @@ class Server:
             self.argv = [str(binary), "--host", "127.0.0.1", "--port", str(self.port)]
         self.argv += self.extra_args
         self.proc = subprocess.Popen(
-            self.argv,
+            self.launcher + self.argv,
             stdin=subprocess.DEVNULL,
             stdout=self.stdout_path.open("wb"),
             stderr=self.stderr_path.open("wb"),
             cwd=self._logdir,  # any data a default store writes lands in a temp dir
-            preexec_fn=self.preexec_fn,
         )
         self._wait_until_serving(deadline=time.monotonic() + START_TIMEOUT_S)
 

@@ -8,7 +8,6 @@ cannot be opened, and a disk that fills up.
 from __future__ import annotations
 
 import os
-import resource
 import shutil
 import signal
 import sqlite3
@@ -45,8 +44,8 @@ def data_dir():
 class Running:
     """A gauged on a data dir, with a stub; stopped on exit from the `with`."""
 
-    def __init__(self, data_dir: Path, *flags: str, preexec_fn=None):
-        self.server = Server(args=["--data-dir", str(data_dir), *flags], preexec_fn=preexec_fn)
+    def __init__(self, data_dir: Path, *flags: str, launcher=()):
+        self.server = Server(args=["--data-dir", str(data_dir), *flags], launcher=launcher)
 
     def __enter__(self):
         self.server.start()
@@ -427,11 +426,8 @@ def test_a_file_size_limit_refuses_writes_and_never_corrupts_the_file(data_dir):
     """RLIMIT_FSIZE needs no mount: writes past it fail with EFBIG (gauged ignores
     SIGXFSZ), which SQLite reports as an I/O error."""
     limit = 256 * 1024
-
-    def limit_file_size():
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-
-    with Running(data_dir, "--durability", "strict", preexec_fn=limit_file_size) as running:
+    launcher = ["prlimit", f"--fsize={limit}", "--"]
+    with Running(data_dir, "--durability", "strict", launcher=launcher) as running:
         acked, err = write_until_unavailable(running.stub, "limited")
         assert acked, "nothing was written before the limit"
         assert "I/O error" in err.details() or "full" in err.details(), err.details()
