@@ -257,32 +257,43 @@ package final class NGHTTP2Session {
   }
 
   /// nghttp2 copies names and values on submit, so they only need to live
-  /// for the duration of `body`.
+  /// for the duration of `body`: both the bytes and the name/value array
+  /// are laid out in temporary (usually stack) memory, as this runs for
+  /// every response and every trailer block.
   private func withNameValues(
     _ headers: [HeaderField], _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void
   ) {
-    var storage = [UInt8]()
-    storage.reserveCapacity(headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
-    var spans: [(name: Range<Int>, value: Range<Int>)] = []
-    spans.reserveCapacity(headers.count)
-    for header in headers {
-      let nameStart = storage.count
-      storage.append(contentsOf: header.name.utf8)
-      let valueStart = storage.count
-      storage.append(contentsOf: header.value.utf8)
-      spans.append((nameStart..<valueStart, valueStart..<storage.count))
-    }
-    storage.withUnsafeMutableBufferPointer { raw in
-      // An empty array may have no base address; nghttp2 still needs a pointer.
-      var placeholder: UInt8 = 0
-      let base = raw.baseAddress ?? withUnsafeMutablePointer(to: &placeholder) { $0 }
-      var nva = spans.map { span in
-        nghttp2_nv(
-          name: base + span.name.lowerBound, value: base + span.value.lowerBound,
-          namelen: span.name.count, valuelen: span.value.count,
-          flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+    var byteCount = 0
+    for header in headers { byteCount += header.name.utf8.count + header.value.utf8.count }
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, byteCount)) { storage in
+      withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: max(1, headers.count)) { nva in
+        var offset = 0
+        for (index, header) in headers.enumerated() {
+          let name = storage.baseAddress! + offset
+          let nameLength = copy(header.name, to: storage, at: offset)
+          offset += nameLength
+          let value = storage.baseAddress! + offset
+          let valueLength = copy(header.value, to: storage, at: offset)
+          offset += valueLength
+          nva.initializeElement(
+            at: index,
+            to: nghttp2_nv(
+              name: name, value: value, namelen: nameLength, valuelen: valueLength,
+              flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+        }
+        body(UnsafeMutableBufferPointer(rebasing: nva[0..<headers.count]))
       }
-      nva.withUnsafeMutableBufferPointer { body($0) }
+    }
+  }
+
+  private func copy(_ text: String, to storage: UnsafeMutableBufferPointer<UInt8>, at offset: Int)
+    -> Int
+  {
+    var text = text
+    return text.withUTF8 { utf8 in
+      _ = UnsafeMutableBufferPointer(rebasing: storage[offset..<offset + utf8.count])
+        .initialize(fromContentsOf: utf8)
+      return utf8.count
     }
   }
 

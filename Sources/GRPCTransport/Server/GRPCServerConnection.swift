@@ -6,6 +6,9 @@ import CNGHTTP2
 /// moves the bytes.
 public final class GRPCServerConnection {
   let router: Router
+  /// Paths this connection has already resolved to a method: a client calls
+  /// the same few methods over and over.
+  private var knownRoutes: [String: Router.Route] = [:]
   let configuration: ServerConfiguration
   let scheduler: CallScheduler
   let session: NGHTTP2Session
@@ -167,7 +170,7 @@ public final class GRPCServerConnection {
     let service: any GRPCService
     let serviceName: String
     let methodName: String
-    switch router.route(path: head.path) {
+    switch route(head.path) {
     case .malformed:
       respondTrailersOnly(stream, GRPCStatus(.unimplemented, "malformed path \"\(head.path)\""))
       return
@@ -227,14 +230,28 @@ public final class GRPCServerConnection {
     stream.handler?.cancel(status)
   }
 
+  private func route(_ path: String) -> Router.Route {
+    if let known = knownRoutes[path] { return known }
+    let route = router.route(path: path)
+    if case .found = route, knownRoutes.count < 64 { knownRoutes[path] = route }
+    return route
+  }
+
   // MARK: Responses
 
+  /// The headers of almost every response, built once.
+  private static let plainResponseHeaders = [
+    HeaderField(":status", "200"),
+    HeaderField("content-type", "application/grpc"),
+    HeaderField("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingValue),
+  ]
+
+  /// The trailers of almost every call, built once.
+  private static let okTrailers = [HeaderField("grpc-status", "0")]
+
   private func responseHeaders(_ stream: ServerStream, _ metadata: Metadata) -> [HeaderField] {
-    var headers = [
-      HeaderField(":status", "200"),
-      HeaderField("content-type", "application/grpc"),
-      HeaderField("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingValue),
-    ]
+    var headers = Self.plainResponseHeaders
+    if stream.responseEncoding == .identity, metadata.isEmpty { return headers }
     if stream.responseEncoding != .identity {
       headers.append(HeaderField("grpc-encoding", stream.responseEncoding.rawValue))
     }
@@ -252,6 +269,9 @@ public final class GRPCServerConnection {
   }
 
   private func statusFields(_ status: GRPCStatus, _ trailers: Metadata) -> [HeaderField] {
+    if status.code == .ok, status.message.isEmpty, status.details == nil, trailers.isEmpty {
+      return Self.okTrailers
+    }
     var fields = [HeaderField("grpc-status", String(status.code.rawValue))]
     if !status.message.isEmpty {
       fields.append(HeaderField("grpc-message", PercentEncoding.encode(status.message)))

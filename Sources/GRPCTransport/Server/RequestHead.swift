@@ -1,3 +1,5 @@
+import Glibc
+
 /// The request headers of one stream, collected as nghttp2 reports them and
 /// capped in size as they arrive.
 struct RequestHead {
@@ -19,27 +21,32 @@ struct RequestHead {
   {
     listBytes += name.count + value.count + 32
     guard listBytes <= limit else { return false }
-    let key = String(decoding: name, as: UTF8.self)
-    switch key {
-    case ":method": method = String(decoding: value, as: UTF8.self)
-    case ":path": path = String(decoding: value, as: UTF8.self)
-    case "content-type": contentType = String(decoding: value, as: UTF8.self)
-    case "grpc-timeout": timeout = Array(value)
-    case "grpc-encoding": encoding = String(decoding: value, as: UTF8.self)
-    case "grpc-accept-encoding": acceptEncoding = String(decoding: value, as: UTF8.self)
-    default:
-      guard !Metadata.isReserved(key) else { break }
-      if key.hasSuffix("-bin") {
-        if let bytes = Base64.decode(value) {
-          metadata.add(key, .binary(bytes))
-        } else if badBinaryHeader == nil {
-          badBinaryHeader = key
-        }
-      } else {
-        metadata.add(key, .text(String(decoding: value, as: UTF8.self)))
-      }
+    // Every request carries the same few headers: they are recognised by
+    // their bytes, and only the values kept become Strings.
+    switch KnownHeader(name) {
+    case .method: method = String(decoding: value, as: UTF8.self)
+    case .path: path = String(decoding: value, as: UTF8.self)
+    case .contentType: contentType = String(decoding: value, as: UTF8.self)
+    case .timeout: timeout = Array(value)
+    case .encoding: encoding = String(decoding: value, as: UTF8.self)
+    case .acceptEncoding: acceptEncoding = String(decoding: value, as: UTF8.self)
+    case .ignored: break
+    case nil: addMetadata(name: String(decoding: name, as: UTF8.self), value: value)
     }
     return true
+  }
+
+  private mutating func addMetadata(name key: String, value: UnsafeRawBufferPointer) {
+    guard !Metadata.isReserved(key) else { return }
+    if key.hasSuffix("-bin") {
+      if let bytes = Base64.decode(value) {
+        metadata.add(key, .binary(bytes))
+      } else if badBinaryHeader == nil {
+        badBinaryHeader = key
+      }
+    } else {
+      metadata.add(key, .text(String(decoding: value, as: UTF8.self)))
+    }
   }
 
   /// `application/grpc`, optionally `+proto` or `;params`.
@@ -48,5 +55,35 @@ struct RequestHead {
     guard type.hasPrefix("application/grpc") else { return false }
     let rest = type.dropFirst("application/grpc".count)
     return rest.isEmpty || rest.hasPrefix("+") || rest.hasPrefix(";")
+  }
+}
+
+/// The request headers gRPC itself uses, told apart without allocating.
+private enum KnownHeader {
+  case method, path, contentType, timeout, encoding, acceptEncoding
+  /// Reserved headers that carry nothing a handler or the transport needs.
+  case ignored
+
+  /// nil for a header that may be custom metadata.
+  init?(_ name: UnsafeRawBufferPointer) {
+    func equals(_ literal: StaticString) -> Bool {
+      guard name.count == literal.utf8CodeUnitCount, let base = name.baseAddress else {
+        return false
+      }
+      return memcmp(base, literal.utf8Start, name.count) == 0
+    }
+    switch name.count {
+    case 2 where equals("te"): self = .ignored
+    case 5 where equals(":path"): self = .path
+    case 7 where equals(":method"): self = .method
+    case 7 where equals(":scheme"): self = .ignored
+    case 10 where equals(":authority"): self = .ignored
+    case 10 where equals("user-agent"): self = .ignored
+    case 12 where equals("content-type"): self = .contentType
+    case 12 where equals("grpc-timeout"): self = .timeout
+    case 13 where equals("grpc-encoding"): self = .encoding
+    case 20 where equals("grpc-accept-encoding"): self = .acceptEncoding
+    default: return nil
+    }
   }
 }
