@@ -105,6 +105,27 @@ struct TestEvent: SubscriptionEvent, Equatable {
     #expect(queue.nextDueMs(nowMs: 1100) == nil)
   }
 
+  @Test func aLiveEventGoesDirectOnlyWhenNothingIsOwedBeforeIt() {
+    var queue = SubscriberQueue<TestEvent>()
+    queue.begin(resetFirst: false, initial: [TestEvent(widgetID: "a", revision: 1)], revision: 2)
+    // The initial state and synced are still owed: the event must wait.
+    #expect(queue.takeIfDirect(TestEvent(widgetID: "b", revision: 3)) == nil)
+    _ = drain(&queue)
+    #expect(queue.takeIfDirect(TestEvent(widgetID: "b", revision: 2)) == nil)
+    #expect(
+      queue.takeIfDirect(TestEvent(widgetID: "b", revision: 4))
+        == TestEvent(widgetID: "b", revision: 4))
+    queue.offer(TestEvent(widgetID: "c", revision: 5))
+    #expect(queue.takeIfDirect(TestEvent(widgetID: "d", revision: 6)) == nil)
+  }
+
+  @Test func aMinimumIntervalNeverGoesDirect() {
+    var queue = SubscriberQueue<TestEvent>(minIntervalMs: 10)
+    queue.begin(resetFirst: false, initial: [], revision: 0)
+    _ = drain(&queue)
+    #expect(queue.takeIfDirect(TestEvent(widgetID: "a", revision: 1)) == nil)
+  }
+
   @Test func removalsCoalesceWithUpserts() {
     var queue = SubscriberQueue<TestEvent>()
     queue.begin(resetFirst: false, initial: [], revision: 0)

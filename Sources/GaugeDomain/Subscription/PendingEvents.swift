@@ -1,19 +1,21 @@
 /// Events waiting for one subscriber, at most one per widget: a newer event
 /// for a widget replaces the waiting one in place (latest wins), so memory
 /// is bounded by the number of widgets, not the number of changes.
-struct PendingEvents<Event: SubscriptionEvent> {
-  private var waiting: [String: Event] = [:]
+@usableFromInline struct PendingEvents<Event: SubscriptionEvent> {
+  @inlinable init() {}
+
+  @usableFromInline var waiting: [String: Event] = [:]
   /// Widget ids in arrival order; an id leaves when its event is taken.
-  private var order: [String] = []
-  private var head = 0
+  @usableFromInline var order: [String] = []
+  @usableFromInline var head = 0
 
-  var isEmpty: Bool { waiting.isEmpty }
+  @inlinable var isEmpty: Bool { waiting.isEmpty }
 
-  func contains(_ id: String) -> Bool { waiting[id] != nil }
-  var count: Int { waiting.count }
+  @inlinable func contains(_ id: String) -> Bool { waiting[id] != nil }
+  @inlinable var count: Int { waiting.count }
 
   /// Keeps the newer of the waiting and the offered event.
-  mutating func offer(_ event: Event) {
+  @inlinable mutating func offer(_ event: Event) {
     if let current = waiting[event.widgetID] {
       if event.revision > current.revision { waiting[event.widgetID] = event }
       return
@@ -23,7 +25,7 @@ struct PendingEvents<Event: SubscriptionEvent> {
   }
 
   /// The oldest waiting event that `isDue` accepts, taken out of the queue.
-  mutating func takeFirst(where isDue: (Event) -> Bool) -> Event? {
+  @inlinable mutating func takeFirst(where isDue: (Event) -> Bool) -> Event? {
     var index = head
     while index < order.count {
       let id = order[index]
@@ -43,11 +45,11 @@ struct PendingEvents<Event: SubscriptionEvent> {
   }
 
   /// Every waiting event, in arrival order.
-  var events: [Event] {
+  @inlinable var events: [Event] {
     order[head...].compactMap { waiting[$0] }
   }
 
-  private mutating func compact() {
+  @inlinable mutating func compact() {
     if head == order.count {
       order.removeAll(keepingCapacity: true)
       head = 0

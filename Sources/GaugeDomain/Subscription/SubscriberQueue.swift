@@ -13,6 +13,9 @@ public protocol SubscriptionEvent {
 /// order and each is newer than the initial state); with a minimum
 /// interval, a widget is sent at most once per interval and always ends on
 /// its latest state.
+// The queue is generic and used from other modules on every event of every
+// subscriber: its members are inlinable so that callers get specialised
+// code instead of generic dispatch through witness tables.
 public struct SubscriberQueue<Event: SubscriptionEvent> {
   public enum Output {
     case reset(revision: UInt64)
@@ -20,30 +23,39 @@ public struct SubscriberQueue<Event: SubscriptionEvent> {
     case synced(revision: UInt64)
   }
 
-  private var reset: UInt64?
-  private var initial: PendingEvents<Event>
-  private var synced: UInt64?
-  private var live = PendingEvents<Event>()
+  @usableFromInline var reset: UInt64?
+  @usableFromInline var initial: PendingEvents<Event>
+  @usableFromInline var synced: UInt64?
+  @usableFromInline var live = PendingEvents<Event>()
   /// Live events at or below this revision are already in the initial set.
-  private var floor: UInt64 = 0
-  private var lastSentAtMs: [String: Int64] = [:]
-  private let minIntervalMs: Int64
+  @usableFromInline var floor: UInt64 = 0
+  @usableFromInline var lastSentAtMs: [String: Int64] = [:]
+  @usableFromInline let minIntervalMs: Int64
 
-  public init(minIntervalMs: Int64 = 0) {
+  @inlinable public init(minIntervalMs: Int64 = 0) {
     self.minIntervalMs = max(0, minIntervalMs)
     self.initial = PendingEvents()
   }
 
   /// Starts the stream: `initial` reflects every change up to `revision`.
-  public mutating func begin(resetFirst: Bool, initial events: [Event], revision: UInt64) {
+  @inlinable public mutating func begin(resetFirst: Bool, initial events: [Event], revision: UInt64)
+  {
     reset = resetFirst ? revision : nil
     for event in events { initial.offer(event) }
     synced = revision
     floor = revision
   }
 
+  /// The event itself when it can go out at once, skipping the queue:
+  /// nothing is owed before it and no interval holds it back. Otherwise nil,
+  /// and the caller offers it.
+  @inlinable public mutating func takeIfDirect(_ event: Event) -> Event? {
+    guard minIntervalMs == 0, event.revision > floor, isEmpty else { return nil }
+    return event
+  }
+
   /// A change made after the subscription was attached.
-  public mutating func offer(_ event: Event) {
+  @inlinable public mutating func offer(_ event: Event) {
     guard event.revision > floor else { return }
     if synced != nil, initial.contains(event.widgetID) {
       // Still owed its initial state: send the newer one in its place.
@@ -53,14 +65,16 @@ public struct SubscriberQueue<Event: SubscriptionEvent> {
     }
   }
 
-  public var isEmpty: Bool { reset == nil && initial.isEmpty && synced == nil && live.isEmpty }
+  @inlinable public var isEmpty: Bool {
+    reset == nil && initial.isEmpty && synced == nil && live.isEmpty
+  }
 
   /// Events waiting, for memory accounting and tests.
-  public var waitingCount: Int { initial.count + live.count }
+  @inlinable public var waitingCount: Int { initial.count + live.count }
 
   /// The next thing to send at `nowMs` (a monotonic clock), or nil when
   /// nothing is due.
-  public mutating func next(nowMs: Int64) -> Output? {
+  @inlinable public mutating func next(nowMs: Int64) -> Output? {
     if let revision = reset {
       reset = nil
       return .reset(revision: revision)
@@ -78,7 +92,7 @@ public struct SubscriberQueue<Event: SubscriptionEvent> {
   }
 
   /// When the earliest event held back by the minimum interval becomes due.
-  public func nextDueMs(nowMs: Int64) -> Int64? {
+  @inlinable public func nextDueMs(nowMs: Int64) -> Int64? {
     guard minIntervalMs > 0, reset == nil, synced == nil else { return nil }
     return live.events.compactMap { event -> Int64? in
       guard let sentAt = lastSentAtMs[event.widgetID] else { return nowMs }
@@ -86,7 +100,7 @@ public struct SubscriberQueue<Event: SubscriptionEvent> {
     }.min()
   }
 
-  private mutating func takeDueLiveEvent(nowMs: Int64) -> Event? {
+  @inlinable mutating func takeDueLiveEvent(nowMs: Int64) -> Event? {
     guard minIntervalMs > 0 else { return live.takeFirst { _ in true } }
     // A local copy keeps the closure from reading self while `live` is
     // being modified; it is released before `deliver` writes the original.
@@ -98,7 +112,7 @@ public struct SubscriberQueue<Event: SubscriptionEvent> {
     }
   }
 
-  private mutating func deliver(_ event: Event, nowMs: Int64) -> Output {
+  @inlinable mutating func deliver(_ event: Event, nowMs: Int64) -> Output {
     if minIntervalMs > 0 {
       lastSentAtMs[event.widgetID] = event.isRemoval ? nil : nowMs
     }

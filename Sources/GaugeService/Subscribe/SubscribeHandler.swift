@@ -109,9 +109,14 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
       GRPCStatus(.unavailable, "the server is shutting down; resume with since_revision"))
   }
 
-  /// A live change for a watched widget; sent by `pump`.
+  /// A live change for a watched widget. A reader that keeps up gets it
+  /// at once; otherwise it waits in the queue (coalesced) for `pump`.
   func offer(_ event: SharedEvent) {
-    queue.offer(event)
+    if call.pendingOutboundBytes < Self.lowWaterBytes, let direct = queue.takeIfDirect(event) {
+      call.send(message: direct.bytes)
+    } else {
+      queue.offer(event)
+    }
   }
 
   /// Encodes and sends what is due while the stream takes it.
