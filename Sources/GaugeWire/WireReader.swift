@@ -13,6 +13,9 @@ struct WireReader {
     var wireType: WireType
     /// The payload of a length-delimited field; empty for the others.
     var payload: UnsafeRawBufferPointer
+    /// The value of a varint field, or the little-endian bits of a fixed
+    /// one; zero for length-delimited fields.
+    var scalar: UInt64 = 0
   }
 
   private static var noPayload: UnsafeRawBufferPointer {
@@ -34,14 +37,18 @@ struct WireReader {
     let number = key >> 3
     switch wireType {
     case .varint:
-      guard varint() != nil else { return nil }
-      return Field(number: number, wireType: wireType, payload: Self.noPayload)
+      guard let value = varint() else { return nil }
+      return Field(number: number, wireType: wireType, payload: Self.noPayload, scalar: value)
     case .fixed64:
-      guard skip(8) != nil else { return nil }
-      return Field(number: number, wireType: wireType, payload: Self.noPayload)
+      guard let bits = skip(8) else { return nil }
+      return Field(
+        number: number, wireType: wireType, payload: Self.noPayload,
+        scalar: UInt64(littleEndian: bits.loadUnaligned(as: UInt64.self)))
     case .fixed32:
-      guard skip(4) != nil else { return nil }
-      return Field(number: number, wireType: wireType, payload: Self.noPayload)
+      guard let bits = skip(4) else { return nil }
+      return Field(
+        number: number, wireType: wireType, payload: Self.noPayload,
+        scalar: UInt64(UInt32(littleEndian: bits.loadUnaligned(as: UInt32.self))))
     case .lengthDelimited:
       guard let length = varint(), let payload = skip(length) else { return nil }
       return Field(number: number, wireType: wireType, payload: payload)
