@@ -11,6 +11,7 @@ let package = Package(
     .executable(name: "gauged", targets: ["gauged"]),
     .executable(name: "gauged-interop-server", targets: ["gauged-interop-server"]),
     .executable(name: "gaugectl", targets: ["gaugectl"]),
+    .executable(name: "gauge-bench", targets: ["gauge-bench"]),
   ],
   targets: [
     // C libraries, each behind one small shim header.
@@ -121,6 +122,13 @@ let package = Package(
       swiftSettings: strict
     ),
 
+    // Load generator for `make bench`, on the project's own client.
+    .executableTarget(
+      name: "gauge-bench",
+      dependencies: ["GRPCClient", "GRPCTransport", "GaugeIO", "GaugeWire", "GaugeDomain"],
+      swiftSettings: strict
+    ),
+
     .testTarget(name: "GaugeDomainTests", dependencies: ["GaugeDomain"], swiftSettings: strict),
     .testTarget(
       name: "GaugeWireTests",
@@ -151,6 +159,11 @@ let package = Package(
     .testTarget(
       name: "GaugeCtlKitTests",
       dependencies: ["GaugeCtlKit", "GaugeDomain", "GaugeWire"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "GaugeBenchTests",
+      dependencies: ["gauge-bench", "GaugeWire", "GaugeDomain"],
       swiftSettings: strict
     ),
     .testTarget(

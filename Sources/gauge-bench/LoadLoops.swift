@@ -1,0 +1,69 @@
+import GRPCClient
+import GRPCTransport
+import GaugeIO
+
+/// The load generator's event loops: one thread each, every connection and
+/// call living on one of them and driven by callbacks, never a thread per
+/// stream.
+final class LoadLoops: Sendable {
+  let address: SocketAddress
+  private let group: EventLoopGroup
+
+  init(count: Int, address: SocketAddress) throws(IOError) {
+    self.address = address
+    group = try EventLoopGroup(threads: count)
+    group.start()
+  }
+
+  var loops: [EventLoop] { group.loops }
+
+  /// Runs `body` on `loop` and blocks until it calls its completion.
+  func run<Result: Sendable>(
+    on loop: EventLoop,
+    _ body: @escaping @Sendable (EventLoop, @escaping @Sendable (Result) -> Void) -> Void
+  ) -> Result {
+    let done = Rendezvous<Result>()
+    loop.execute { body(loop, done.deliver) }
+    return done.wait(for: 1)![0]
+  }
+
+  /// Runs `body` on each of `loops` (all by default) at once and waits for
+  /// all of them; results in loop order. With a `timeout`, nil when it
+  /// passes first.
+  func runOnEach<Result: Sendable>(
+    _ loops: [EventLoop]? = nil, timeout: Duration? = nil,
+    _ body: @escaping @Sendable (Int, EventLoop, @escaping @Sendable (Result) -> Void) -> Void
+  ) -> [Result]? {
+    let chosen = loops ?? self.loops
+    let done = Rendezvous<(Int, Result)>()
+    for (index, loop) in chosen.enumerated() {
+      loop.execute { body(index, loop) { done.deliver((index, $0)) } }
+    }
+    return done.wait(for: chosen.count, timeout: timeout)?.sorted { $0.0 < $1.0 }.map(\.1)
+  }
+
+  func stop() {
+    group.stopAndJoin()
+  }
+
+  /// Opens `count` connections on `loop`; call it on that loop's thread.
+  /// Each connect waits for its TCP handshake, which on loopback is quick.
+  static func connect(
+    _ count: Int, to address: SocketAddress, on loop: EventLoop,
+    configuration: ClientConfiguration = ClientConfiguration()
+  ) throws(IOError) -> [GRPCChannel] {
+    var channels: [GRPCChannel] = []
+    channels.reserveCapacity(count)
+    for _ in 0..<count {
+      channels.append(
+        try GRPCChannel.connect(
+          to: address, on: loop, configuration: configuration, connectTimeout: .seconds(10)))
+    }
+    return channels
+  }
+
+  /// How `total` items split over `parts` as evenly as possible: part `index`'s share.
+  static func share(of total: Int, part index: Int, of parts: Int) -> Int {
+    total / parts + (index < total % parts ? 1 : 0)
+  }
+}

@@ -1,0 +1,55 @@
+import GRPCClient
+import GaugeIO
+
+/// Closed-loop UpdateWidget (value only): `connections` × `streams` calls
+/// in flight, spread over the loops; requests per second and latency of
+/// the calls that complete inside the measured window.
+enum UnaryScenario {
+  static func run(_ options: BenchOptions, loops: LoadLoops) throws(BenchFailure) -> JSONLine {
+    try WidgetSetup.create(options.widgets, loops: loops)
+    let address = loops.address
+    let start = MonotonicNanos.now() + MonotonicNanos.from(seconds: options.warmup)
+    let window = MeasureWindow(
+      start: start, end: start + MonotonicNanos.from(seconds: options.duration))
+    let loopCount = loops.loops.count
+    let (connections, streams, widgets) = (options.connections, options.streams, options.widgets)
+    let results: [Result<UnaryTally, BenchFailure>]? = loops.runOnEach { index, loop, done in
+      let share = LoadLoops.share(of: connections, part: index, of: loopCount)
+      let channels: [GRPCChannel]
+      do {
+        channels = try LoadLoops.connect(share, to: address, on: loop)
+      } catch {
+        return done(.failure(BenchFailure("cannot connect to \(address): \(error)")))
+      }
+      var requests = (0..<widgets).map { ValueRequest.updateWidget(id: BenchRequests.widgetID($0)) }
+      var sent = 0
+      _ = ClosedLoopUnary(
+        channels: channels, inFlight: streams, path: BenchRequests.updateWidget, window: window,
+        nextRequest: {
+          sent += 1
+          let widget = sent % requests.count
+          requests[widget].set(Double(sent))
+          return requests[widget].bytes
+        },
+        done: { tally in
+          channels.forEach { $0.close() }
+          done(.success(tally))
+        })
+    }
+    var tally = UnaryTally()
+    for result in results ?? [] { tally.merge(try result.get()) }
+    var line = JSONLine()
+    line.add("scenario", "unary")
+    line.add("connections", connections)
+    line.add("streams_per_connection", streams)
+    line.add("widgets", widgets)
+    line.add("loops", loopCount)
+    line.add("seconds", window.seconds, decimals: 2)
+    line.add("requests", tally.completed)
+    line.add("failed", tally.failed)
+    line.add("requests_per_s", Double(tally.completed) / window.seconds, decimals: 0)
+    line.add(latency: tally.latency, prefix: "")
+    if let failure = tally.firstFailure { line.add("first_failure", failure) }
+    return line
+  }
+}

@@ -1,0 +1,104 @@
+import GRPCClient
+import GaugeIO
+
+/// Subscribe streams spread over connections and loops: connection `c`
+/// carries up to `perConnection` streams and lives on loop `c % loops`.
+struct SubscriberFleet: Sendable {
+  let groups: [LoopBound<SubscriberGroup>]
+  let subscribers: Int
+  let connections: Int
+
+  /// Connects (one GetWidget per connection), without subscribing yet.
+  static func connect(
+    subscribers: Int, perConnection: Int, on loops: [EventLoop], using load: LoadLoops,
+    window: MeasureWindow, timeout: Duration = .seconds(120)
+  ) throws(BenchFailure) -> SubscriberFleet {
+    let address = load.address
+    let connections = (subscribers + perConnection - 1) / perConnection
+    let loopCount = loops.count
+    let connected: [Result<LoopBound<SubscriberGroup>, BenchFailure>]? = load.runOnEach(
+      loops, timeout: timeout
+    ) { index, loop, done in
+      let counts = stride(from: index, to: connections, by: loopCount).map { connection in
+        min(perConnection, subscribers - connection * perConnection)
+      }
+      let group = SubscriberGroup(window: window)
+      let bound = LoopBound(group, on: loop)
+      group.connect(counts, to: address, on: loop) { result in
+        done(result.map { _ in bound })
+      }
+    }
+    guard let connected else {
+      throw BenchFailure("\(connections) connections were not ready within \(timeout)")
+    }
+    var groups: [LoopBound<SubscriberGroup>] = []
+    for result in connected { groups.append(try result.get()) }
+    return SubscriberFleet(groups: groups, subscribers: subscribers, connections: connections)
+  }
+
+  /// Opens every stream and waits until each has had its `synced`.
+  func subscribe(
+    ids: [String], using load: LoadLoops, timeout: Duration = .seconds(120)
+  ) throws(BenchFailure) {
+    let groups = self.groups
+    let synced: [Bool]? = load.runOnEach(groups.map(\.loop), timeout: timeout) {
+      index, _, done in
+      groups[index].value.subscribe(ids: ids) { done(true) }
+    }
+    guard synced != nil else {
+      throw BenchFailure("\(subscribers) subscribers were not all synced within \(timeout)")
+    }
+    let tally = tally(using: load)
+    guard tally.failed == 0 else {
+      throw BenchFailure(
+        "\(tally.failed) of \(subscribers) subscribers failed: \(tally.firstFailure ?? "")")
+    }
+  }
+
+  /// `connect` then `subscribe`.
+  static func open(
+    subscribers: Int, perConnection: Int, ids: [String], on loops: [EventLoop],
+    using load: LoadLoops, window: MeasureWindow
+  ) throws(BenchFailure) -> SubscriberFleet {
+    let fleet = try connect(
+      subscribers: subscribers, perConnection: perConnection, on: loops, using: load,
+      window: window)
+    try fleet.subscribe(ids: ids, using: load)
+    return fleet
+  }
+
+  /// What every group counted so far.
+  func tally(using load: LoadLoops) -> DeliveryTally {
+    let groups = self.groups
+    let tallies: [DeliveryTally]? = load.runOnEach(groups.map(\.loop)) { index, _, done in
+      done(groups[index].value.tally)
+    }
+    var total = DeliveryTally()
+    for tally in tallies ?? [] { total.merge(tally) }
+    return total
+  }
+
+  /// Waits until every group has received at least `perSubscriber` live
+  /// events per subscriber; false when `timeout` passes first.
+  func awaitDeliveries(
+    perSubscriber: UInt64, using load: LoadLoops, timeout: Duration
+  ) -> Bool {
+    let groups = self.groups
+    let reached: [Bool]? = load.runOnEach(groups.map(\.loop), timeout: timeout) {
+      index, _, done in
+      let group = groups[index].value
+      group.whenDelivered(atLeast: perSubscriber * UInt64(group.tally.subscribers)) {
+        done(true)
+      }
+    }
+    return reached != nil
+  }
+
+  func close(using load: LoadLoops) {
+    let groups = self.groups
+    _ = load.runOnEach(groups.map(\.loop)) { index, _, done in
+      groups[index].value.close()
+      done(true)
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import GRPCClient
+import GRPCTransport
+import GaugeIO
+import GaugeWire
+
+/// What a loop's subscribers received.
+struct DeliveryTally: Sendable {
+  var subscribers = 0
+  var synced = 0
+  /// Live upserts received inside the window, each timed from the clock
+  /// reading its value carries.
+  var delivered: UInt64 = 0
+  var latency = LatencyHistogram()
+  /// Live upserts received at any time after `synced`.
+  var deliveredEver: UInt64 = 0
+  var failed = 0
+  var firstFailure: String?
+
+  mutating func merge(_ other: DeliveryTally) {
+    subscribers += other.subscribers
+    synced += other.synced
+    delivered += other.delivered
+    latency.merge(other.latency)
+    deliveredEver += other.deliveredEver
+    failed += other.failed
+    if firstFailure == nil { firstFailure = other.firstFailure }
+  }
+}
+
+/// The Subscribe streams of one loop, all watching widgets whose value is
+/// a sender's monotonic clock reading: counts what arrives and how late.
+/// Lives on one loop.
+final class SubscriberGroup {
+  let window: MeasureWindow
+  private(set) var tally = DeliveryTally()
+  private var onAllSynced: (() -> Void)?
+  private var deliveryWaiter: (target: UInt64, callback: () -> Void)?
+
+  init(window: MeasureWindow) {
+    self.window = window
+  }
+
+  /// The connections the streams ride on and how many each carries.
+  private var plan: [(channel: GRPCChannel, count: Int)] = []
+
+  /// Connects `counts.count` connections and makes one GetWidget call on
+  /// each, so the server has set every one up; `ready` gets the number of
+  /// failed calls.
+  func connect(
+    _ counts: [Int], to address: SocketAddress, on loop: EventLoop,
+    ready: @escaping (Result<Int, BenchFailure>) -> Void
+  ) {
+    let channels: [GRPCChannel]
+    do {
+      channels = try LoadLoops.connect(counts.count, to: address, on: loop)
+    } catch {
+      return ready(.failure(BenchFailure("cannot connect to \(address): \(error)")))
+    }
+    plan = Array(zip(channels, counts))
+    IdleConnections.warmUp(channels, ready: ready)
+  }
+
+  /// Opens the planned Subscribe streams for `ids`; `onAllSynced` runs once
+  /// every one of them has had its snapshot.
+  func subscribe(ids: [String], onAllSynced: @escaping () -> Void) {
+    self.onAllSynced = onAllSynced
+    let request = BenchRequests.subscribe(ids: ids)
+    for (channel, count) in plan {
+      for _ in 0..<count {
+        let subscriber = Subscriber(group: self)
+        tally.subscribers += 1
+        let call = channel.makeCall(path: BenchRequests.subscribe, handler: subscriber)
+        call.send(request)
+        call.closeSend()
+      }
+    }
+    checkSynced()
+  }
+
+  /// Closes every connection without counting the streams it ends as failures.
+  func close() {
+    let counted = tally
+    plan.forEach { $0.channel.close() }
+    plan = []
+    tally = counted
+  }
+
+  /// Runs `callback` once `deliveredEver` reaches `target` (at once when it
+  /// already has).
+  func whenDelivered(atLeast target: UInt64, _ callback: @escaping () -> Void) {
+    if tally.deliveredEver >= target {
+      callback()
+    } else {
+      deliveryWaiter = (target, callback)
+    }
+  }
+
+  fileprivate func synced() {
+    tally.synced += 1
+    checkSynced()
+  }
+
+  fileprivate func delivered(sentAt: Double) {
+    let now = MonotonicNanos.now()
+    tally.deliveredEver += 1
+    if window.contains(now) {
+      tally.delivered += 1
+      let sent = UInt64(max(0, sentAt))
+      tally.latency.record(now > sent ? now - sent : 0)
+    }
+    if let waiter = deliveryWaiter, tally.deliveredEver >= waiter.target {
+      deliveryWaiter = nil
+      waiter.callback()
+    }
+  }
+
+  fileprivate func ended(_ status: GRPCStatus, wasSynced: Bool) {
+    tally.failed += 1
+    if tally.firstFailure == nil { tally.firstFailure = status.description }
+    // A stream that dies before its snapshot would otherwise be waited for forever.
+    if !wasSynced { tally.subscribers -= 1 }
+    checkSynced()
+  }
+
+  private func checkSynced() {
+    guard tally.synced >= tally.subscribers, let callback = onAllSynced else { return }
+    onAllSynced = nil
+    callback()
+  }
+}
+
+/// One Subscribe stream of a `SubscriberGroup`.
+private final class Subscriber: ClientCallHandler {
+  let group: SubscriberGroup
+  var isSynced = false
+
+  init(group: SubscriberGroup) {
+    self.group = group
+  }
+
+  func received(message: [UInt8]) {
+    let event = message.withUnsafeBytes { WidgetWire.peekWidgetEvent($0) }
+    switch event {
+    case .synced:
+      if !isSynced {
+        isSynced = true
+        group.synced()
+      }
+    case .upsert(_, let value?) where isSynced:
+      group.delivered(sentAt: value)
+    default:
+      break
+    }
+  }
+
+  func finished(status: GRPCStatus, trailers: Metadata) {
+    group.ended(status, wasSynced: isSynced)
+  }
+}
