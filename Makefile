@@ -4,7 +4,9 @@
 #   make test   install what is missing, then every check CI runs
 #
 # Variables: BUILD_DIR (SwiftPM scratch path, default .build), LISTEN (default
-# 127.0.0.1:50051), ARGS (extra gauged flags), PYTEST_ARGS (extra pytest flags).
+# 127.0.0.1:50051), ARGS (extra gauged flags), PYTEST_ARGS (extra pytest flags),
+# QUICK=1 (make bench in about a minute), SCENARIO (make profile), BENCH_ARGS
+# (extra scripts/bench flags).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -24,6 +26,9 @@ BUILD_DIR ?= .build
 LISTEN ?= 127.0.0.1:50051
 ARGS ?=
 PYTEST_ARGS ?=
+QUICK ?=
+SCENARIO ?= unary
+BENCH_ARGS ?=
 
 VENV := .venv
 VENV_PY := $(VENV)/bin/python
@@ -33,7 +38,7 @@ E2E_REQUIREMENTS := Tests/e2e/requirements.txt
 SWIFT_BUILD := $(SWIFT) build --scratch-path $(BUILD_DIR)
 FORMAT_PATHS := Sources Tests Package.swift
 
-.PHONY: help deps venv build release run protos check-protos format lint unit e2e test bench clean-venv
+.PHONY: help deps venv build release run protos check-protos format lint unit e2e test bench profile clean-venv
 
 help:
 	@echo "make run           deps + release build, then start gauged on $(LISTEN) (ARGS=... for more flags)"
@@ -45,6 +50,8 @@ help:
 	@echo "make check-protos  fail when Sources/GaugeProtos is stale"
 	@echo "make format|lint   swift format in place | lint --strict"
 	@echo "make unit|e2e      swift test | pytest Tests/e2e against $(BUILD_DIR)/debug/gauged"
+	@echo "make bench         release build, every benchmark scenario, bench/results.md (QUICK=1: ~1 min)"
+	@echo "make profile       one scenario (SCENARIO=unary|publish|fanout|connections|store) under perf"
 
 deps:
 	@scripts/install-deps
@@ -88,6 +95,8 @@ e2e: venv build
 # Order matters; .NOTPARALLEL keeps it even under -j.
 test: deps venv check-protos lint build unit e2e
 
-bench:
-	@echo "make bench: there are no benchmarks yet" >&2
-	@exit 1
+bench: deps
+	$(PYTHON) scripts/bench --build-dir $(BUILD_DIR) $(if $(QUICK),--quick) $(BENCH_ARGS)
+
+profile: deps
+	$(PYTHON) scripts/bench --build-dir $(BUILD_DIR) $(if $(QUICK),--quick) --profile $(SCENARIO) $(BENCH_ARGS)
