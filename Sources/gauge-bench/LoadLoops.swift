@@ -27,19 +27,26 @@ final class LoadLoops: Sendable {
     return done.wait(for: 1)![0]
   }
 
-  /// Runs `body` on each of `loops` (all by default) at once and waits for
-  /// all of them; results in loop order. With a `timeout`, nil when it
-  /// passes first.
-  func runOnEach<Result: Sendable>(
-    _ loops: [EventLoop]? = nil, timeout: Duration? = nil,
+  /// Starts `body` on each of `loops` (all by default) at once; the
+  /// returned handle waits for their results.
+  func startOnEach<Result: Sendable>(
+    _ loops: [EventLoop]? = nil,
     _ body: @escaping @Sendable (Int, EventLoop, @escaping @Sendable (Result) -> Void) -> Void
-  ) -> [Result]? {
+  ) -> PendingResults<Result> {
     let chosen = loops ?? self.loops
     let done = Rendezvous<(Int, Result)>()
     for (index, loop) in chosen.enumerated() {
       loop.execute { body(index, loop) { done.deliver((index, $0)) } }
     }
-    return done.wait(for: chosen.count, timeout: timeout)?.sorted { $0.0 < $1.0 }.map(\.1)
+    return PendingResults(rendezvous: done, count: chosen.count)
+  }
+
+  /// `startOnEach`, then waits; nil when `timeout` passes first.
+  func runOnEach<Result: Sendable>(
+    _ loops: [EventLoop]? = nil, timeout: Duration? = nil,
+    _ body: @escaping @Sendable (Int, EventLoop, @escaping @Sendable (Result) -> Void) -> Void
+  ) -> [Result]? {
+    startOnEach(loops, body).wait(timeout: timeout)
   }
 
   func stop() {
@@ -65,5 +72,16 @@ final class LoadLoops: Sendable {
   /// How `total` items split over `parts` as evenly as possible: part `index`'s share.
   static func share(of total: Int, part index: Int, of parts: Int) -> Int {
     total / parts + (index < total % parts ? 1 : 0)
+  }
+}
+
+/// Results that loops deliver later, one per loop.
+struct PendingResults<Result: Sendable> {
+  fileprivate let rendezvous: Rendezvous<(Int, Result)>
+  fileprivate let count: Int
+
+  /// In loop order; nil when `timeout` passes first.
+  func wait(timeout: Duration? = nil) -> [Result]? {
+    rendezvous.wait(for: count, timeout: timeout)?.sorted { $0.0 < $1.0 }.map(\.1)
   }
 }

@@ -25,8 +25,11 @@ struct PublishTally: Sendable {
 
 /// One PublishValues stream that sends until the window ends, then
 /// half-closes and waits for the summary. At full speed it refills
-/// whenever HTTP/2 flow control takes more; paced, a 1 ms timer sends what
-/// is due. Lives on one loop.
+/// whenever HTTP/2 flow control takes more. Paced, it sends each update in
+/// a loop turn of its own, at its due time to the microsecond, so that the
+/// server sees updates one by one rather than in timer-sized bursts it
+/// would rightly coalesce; that sleeps the loop thread, so a paced stream
+/// wants a loop to itself. Lives on one loop.
 final class PublishStream: ClientCallHandler {
   enum Pace {
     case fullSpeed
@@ -122,14 +125,20 @@ final class PublishStream: ClientCallHandler {
 
   private func tick(rate: Double) {
     guard let call, !closed else { return }
+    let due = startedAt + UInt64(Double(tally.sent + 1) / rate * 1e9)
+    if window.isOver(at: due) { return close(call) }
     let now = MonotonicNanos.now()
-    if window.isOver(at: now) { return close(call) }
-    let due = UInt64(MonotonicNanos.seconds(now - startedAt) * rate)
-    if due > tally.sent {
-      // A stalled turn is not made up in a burst larger than a second's worth.
-      for _ in 0..<min(due - tally.sent, UInt64(max(1, rate))) { sendOne(on: call) }
+    if due > now + 2_000_000 {
+      // Far off: a timer (millisecond resolution) brings us close first.
+      let wait = Duration.nanoseconds(Int64(due - now - 1_000_000))
+      loop.schedule(after: wait) { [self] in tick(rate: rate) }
+      return
     }
-    loop.schedule(after: .milliseconds(1)) { [self] in tick(rate: rate) }
+    MonotonicNanos.sleep(until: due)
+    sendOne(on: call)
+    // The write goes out at the end of this turn; the next update waits
+    // for a turn of its own.
+    loop.afterTurn { [self] in tick(rate: rate) }
   }
 
   private func close(_ call: ClientCall) {

@@ -23,6 +23,8 @@ enum ConnectionsScenario {
     let producer = try SingleUpdates(address: address, loop: producerLoop, using: loops)
     var complete = 0
     var failures: [String] = []
+    var meter = CPUMeter(serverPID: options.serverPID)
+    meter.start()
     for round in 1...options.rounds {
       producer.send { failures.append($0) }
       if fleet.awaitDeliveries(perSubscriber: UInt64(round), using: loops, timeout: .seconds(10)) {
@@ -30,6 +32,7 @@ enum ConnectionsScenario {
       }
       usleep(50_000)
     }
+    meter.stop()
     let delivery = fleet.tally(using: loops)
     fleet.close(using: loops)
 
@@ -44,6 +47,7 @@ enum ConnectionsScenario {
     line.add("expected", UInt64(options.rounds) * UInt64(options.connections))
     line.add(latency: delivery.latency, prefix: "")
     line.add("subscriber_failures", delivery.failed)
+    meter.report(into: &line)
     if let failure = failures.first ?? delivery.firstFailure { line.add("first_failure", failure) }
     return line
   }

@@ -25,8 +25,9 @@ enum FanOutScenario {
     let end = start + MonotonicNanos.from(seconds: options.duration)
     window.set(start: start, end: end)
     let pace: PublishStream.Pace = options.rate > 0 ? .perSecond(options.rate) : .fullSpeed
-    let published: Result<PublishTally, BenchFailure> = loops.run(on: producerLoop) {
-      loop, done in
+    let pending: PendingResults<Result<PublishTally, BenchFailure>> = loops.startOnEach(
+      [producerLoop]
+    ) { _, loop, done in
       let channel: GRPCChannel
       do {
         channel = try LoadLoops.connect(1, to: address, on: loop)[0]
@@ -41,6 +42,14 @@ enum FanOutScenario {
         channel.close()
         done(.success(tally))
       }
+    }
+    var meter = CPUMeter(serverPID: options.serverPID)
+    MonotonicNanos.sleep(until: start)
+    meter.start()
+    MonotonicNanos.sleep(until: end)
+    meter.stop()
+    guard let published = pending.wait(timeout: .seconds(60))?.first else {
+      throw BenchFailure("the producer's PublishValues did not finish within 60 s")
     }
     let producer = try published.get()
     // Events still on their way at the end are outside the window anyway.
@@ -68,6 +77,7 @@ enum FanOutScenario {
       "delivered_fraction", offered > 0 ? Double(delivery.deliveredEver) / offered : 0, decimals: 3)
     line.add(latency: delivery.latency, prefix: "")
     line.add("subscriber_failures", delivery.failed)
+    meter.report(into: &line)
     if let failure = producer.firstFailure ?? delivery.firstFailure {
       line.add("first_failure", failure)
     }

@@ -15,7 +15,10 @@ enum PublishScenario {
     let window = MeasureWindow(
       start: start, end: start + MonotonicNanos.from(seconds: options.duration))
     let loopCount = loops.loops.count
-    let results: [Result<PublishTally, BenchFailure>]? = loops.runOnEach { index, loop, done in
+    var meter = CPUMeter(serverPID: options.serverPID)
+    meter.start()
+    let pending: PendingResults<Result<PublishTally, BenchFailure>> = loops.startOnEach {
+      index, loop, done in
       // Connections go to loops, then streams to connections, round robin.
       let myConnections = (0..<connections).filter { $0 % loopCount == index }
       guard !myConnections.isEmpty else { return done(.success(PublishTally())) }
@@ -43,8 +46,10 @@ enum PublishScenario {
         }
       }
     }
+    MonotonicNanos.sleep(until: window.end)
+    meter.stop()
     var tally = PublishTally()
-    for result in results ?? [] { tally.merge(try result.get()) }
+    for result in pending.wait() ?? [] { tally.merge(try result.get()) }
     let seconds = MonotonicNanos.seconds(tally.finishedAt - start)
     var line = JSONLine()
     line.add("scenario", "publish")
@@ -57,6 +62,7 @@ enum PublishScenario {
     line.add("accepted", tally.accepted)
     line.add("rejected", tally.rejected)
     line.add("updates_per_s", Double(tally.accepted) / seconds, decimals: 0)
+    meter.report(into: &line)
     if let failure = tally.firstFailure { line.add("first_failure", failure) }
     return line
   }

@@ -22,8 +22,12 @@ enum ToolScenarios {
     request.set(1)
     var framed: [UInt8] = []
     MessageFramer.append(request.bytes, to: &framed)
-    let fd = open(options.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw BenchFailure("cannot create \(options.output)") }
+    let fd: Int32
+    do {
+      fd = try Syscall.open(path: options.output, flags: O_WRONLY | O_CREAT | O_TRUNC)
+    } catch {
+      throw BenchFailure("cannot create \(options.output): \(error)")
+    }
     defer { Syscall.close(fd: fd) }
     let written = try? framed.withUnsafeBytes { bytes throws(IOError) in
       try Syscall.write(fd: fd, buffer: bytes)

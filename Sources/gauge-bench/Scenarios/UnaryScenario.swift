@@ -13,7 +13,8 @@ enum UnaryScenario {
       start: start, end: start + MonotonicNanos.from(seconds: options.duration))
     let loopCount = loops.loops.count
     let (connections, streams, widgets) = (options.connections, options.streams, options.widgets)
-    let results: [Result<UnaryTally, BenchFailure>]? = loops.runOnEach { index, loop, done in
+    let pending: PendingResults<Result<UnaryTally, BenchFailure>> = loops.startOnEach {
+      index, loop, done in
       let share = LoadLoops.share(of: connections, part: index, of: loopCount)
       let channels: [GRPCChannel]
       do {
@@ -36,8 +37,13 @@ enum UnaryScenario {
           done(.success(tally))
         })
     }
+    var meter = CPUMeter(serverPID: options.serverPID)
+    MonotonicNanos.sleep(until: window.start)
+    meter.start()
+    MonotonicNanos.sleep(until: window.end)
+    meter.stop()
     var tally = UnaryTally()
-    for result in results ?? [] { tally.merge(try result.get()) }
+    for result in pending.wait() ?? [] { tally.merge(try result.get()) }
     var line = JSONLine()
     line.add("scenario", "unary")
     line.add("connections", connections)
@@ -49,6 +55,7 @@ enum UnaryScenario {
     line.add("failed", tally.failed)
     line.add("requests_per_s", Double(tally.completed) / window.seconds, decimals: 0)
     line.add(latency: tally.latency, prefix: "")
+    meter.report(into: &line)
     if let failure = tally.firstFailure { line.add("first_failure", failure) }
     return line
   }

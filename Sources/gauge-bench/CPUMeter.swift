@@ -1,0 +1,70 @@
+import GaugeIO
+import Glibc
+
+/// CPU time the load generator and the server spent over a stretch of
+/// wall time, as a percentage of one core: the load generator shares the
+/// server's cores, so every figure says how much it took.
+struct CPUMeter {
+  private let serverPID: Int32?
+  private var startedAt: UInt64 = 0
+  private var selfAtStart: Double?
+  private var serverAtStart: Double?
+  private(set) var loadPercent: Double?
+  private(set) var serverPercent: Double?
+
+  init(serverPID: Int32?) {
+    self.serverPID = serverPID
+  }
+
+  mutating func start() {
+    startedAt = MonotonicNanos.now()
+    selfAtStart = Self.cpuSeconds(of: "self")
+    serverAtStart = serverPID.flatMap { Self.cpuSeconds(of: String($0)) }
+  }
+
+  mutating func stop() {
+    let wall = MonotonicNanos.seconds(MonotonicNanos.now() - startedAt)
+    guard wall > 0 else { return }
+    if let before = selfAtStart, let after = Self.cpuSeconds(of: "self") {
+      loadPercent = (after - before) / wall * 100
+    }
+    if let before = serverAtStart, let pid = serverPID,
+      let after = Self.cpuSeconds(of: String(pid))
+    {
+      serverPercent = (after - before) / wall * 100
+    }
+  }
+
+  func report(into line: inout JSONLine) {
+    if let loadPercent { line.add("load_cpu_pct", loadPercent, decimals: 0) }
+    if let serverPercent { line.add("server_cpu_pct", serverPercent, decimals: 0) }
+  }
+
+  /// User plus system time from `/proc/<pid>/stat` (fields 14 and 15, in
+  /// clock ticks, counted after the parenthesised command name).
+  static func cpuSeconds(of process: String) -> Double? {
+    guard let stat = ProcessFiles.read("/proc/\(process)/stat"),
+      let close = stat.lastIndex(of: ")")
+    else { return nil }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    // fields[0] is the state (field 3), so utime (14) is fields[11].
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
+      return nil
+    }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+}
+
+extension MonotonicNanos {
+  /// Sleeps the calling thread until the clock reads `deadline`.
+  static func sleep(until deadline: UInt64) {
+    while true {
+      let now = MonotonicNanos.now()
+      guard now < deadline else { return }
+      let remaining = deadline - now
+      var request = timespec(
+        tv_sec: Int(remaining / 1_000_000_000), tv_nsec: Int(remaining % 1_000_000_000))
+      _ = nanosleep(&request, nil)
+    }
+  }
+}
