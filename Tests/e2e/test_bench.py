@@ -1,0 +1,157 @@
+"""gauge-bench, the real binary, against a real gauged at a tiny scale: each
+scenario runs, and what it counts agrees with what a stock grpcio client
+reads back from the server. Figures are not judged here; `make bench` does.
+
+Environment: GAUGE_BENCH_BIN (default: gauge-bench beside GAUGED_BIN, else
+.build/debug/gauge-bench).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import grpc
+import pytest
+
+from conftest import REPO, Server
+from gauge.v1 import widget_service_pb2 as spb
+from gauge.v1 import widget_service_pb2_grpc as sgrpc
+from helpers import TIMEOUT
+
+WIDGET = "bench-00000"
+
+
+def bench_binary() -> Path:
+    if "GAUGE_BENCH_BIN" in os.environ:
+        return Path(os.environ["GAUGE_BENCH_BIN"])
+    if "GAUGED_BIN" in os.environ:
+        return Path(os.environ["GAUGED_BIN"]).with_name("gauge-bench")
+    return REPO / ".build/debug/gauge-bench"
+
+
+@pytest.fixture(scope="module")
+def bench_server():
+    """A gauged of its own: the scenarios create bench-* widgets and measure
+    the whole process."""
+    server = Server()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def bench_stub(bench_server):
+    with grpc.insecure_channel(bench_server.address) as channel:
+        yield sgrpc.WidgetServiceStub(channel)
+
+
+def run(server: Server, scenario: str, *options) -> dict:
+    binary = bench_binary()
+    if not binary.is_file():
+        pytest.fail(f"gauge-bench not found at {binary}: run `make build`", pytrace=False)
+    command = [str(binary), scenario, "--target", server.address, *map(str, options)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, f"{' '.join(command)}\n{result.stderr}"
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1, result.stdout
+    record = json.loads(lines[0])
+    assert record["scenario"] == scenario
+    return record
+
+
+def value_of(stub, widget_id: str = WIDGET) -> float:
+    return stub.GetWidget(spb.GetWidgetRequest(id=widget_id), timeout=TIMEOUT).content.value.value
+
+
+def revision_of(stub, widget_id: str = WIDGET) -> int:
+    return stub.GetWidget(spb.GetWidgetRequest(id=widget_id), timeout=TIMEOUT).revision
+
+
+def test_setup_creates_value_widgets_without_bounds(bench_server, bench_stub):
+    run(bench_server, "setup", "--widgets", 3)
+    for index in range(3):
+        widget = bench_stub.GetWidget(spb.GetWidgetRequest(id=f"bench-{index:05d}"),
+                                      timeout=TIMEOUT)
+        assert widget.content.WhichOneof("template") == "value"
+        assert not widget.content.value.HasField("min_value")
+        assert not widget.content.value.HasField("max_value")
+
+
+def test_unary_counts_only_accepted_updates(bench_server, bench_stub):
+    run(bench_server, "setup")
+    before = revision_of(bench_stub)
+    record = run(bench_server, "unary", "--connections", 2, "--streams", 5, "--duration", 0.5,
+                 "--warmup", 0.1)
+    after = revision_of(bench_stub)
+    assert record["failed"] == 0
+    assert record["requests"] > 0
+    # Warm-up and drain calls are accepted too but not counted.
+    assert after - before >= record["requests"]
+    assert 0 < record["p50_us"] <= record["p99_us"] <= record["max_us"]
+
+
+def test_body_is_one_framed_update_that_gauged_accepts(bench_server, bench_stub, tmp_path):
+    run(bench_server, "setup")
+    body = tmp_path / "update.grpc"
+    record = run(bench_server, "body", "--out", body)
+    data = body.read_bytes()
+    assert len(data) == record["bytes"]
+    assert data[0] == 0 and int.from_bytes(data[1:5], "big") == len(data) - 5
+    request = spb.UpdateWidgetRequest.FromString(data[5:])
+    assert request.id == WIDGET and request.content.value.value == 1
+    assert run(bench_server, "revision")["revision"] == revision_of(bench_stub)
+
+
+def test_publish_reports_what_the_server_accepted(bench_server, bench_stub):
+    record = run(bench_server, "publish", "--streams", 1, "--widgets", 1, "--duration", 0.3)
+    assert record["rejected"] == 0
+    assert record["accepted"] == record["sent"] > 0
+    # One stream to one widget sends the values 1, 2, 3, ...: the last one stays.
+    assert value_of(bench_stub) == record["sent"]
+
+
+def test_publish_spreads_streams_over_their_widget_slices(bench_server, bench_stub):
+    record = run(bench_server, "publish", "--streams", 4, "--connections", 2, "--widgets", 8,
+                 "--duration", 0.3)
+    assert record["accepted"] == record["sent"] > 0
+    assert all(value_of(bench_stub, f"bench-{index:05d}") > 0 for index in range(8))
+
+
+def test_fanout_times_every_delivered_event(bench_server):
+    record = run(bench_server, "fanout", "--subscribers", 30, "--per-connection", 10,
+                 "--rate", 200, "--duration", 0.5)
+    assert record["connections"] == 3
+    assert record["subscriber_failures"] == 0
+    assert record["published"] > 0
+    assert 0 < record["delivered"] <= record["published"] * 30
+    assert 0 < record["p50_us"] <= record["p99_us"] <= record["max_us"] < 10_000_000
+
+
+def test_memory_reads_the_server_process(bench_server):
+    record = run(bench_server, "memory", "--server-pid", bench_server.proc.pid,
+                 "--subscribers", 50, "--per-connection", 25, "--connections", 20)
+    assert record["subscription_connections"] == 2
+    assert record["subscriber_failures"] == 0
+    assert record["rss_end_kib"] >= record["rss_start_kib"] > 0
+
+
+def test_connections_waits_for_every_subscriber(bench_server):
+    record = run(bench_server, "connections", "--connections", 40, "--rounds", 3)
+    assert record["rounds_reaching_all"] == 3
+    assert record["delivered"] == record["expected"] == 120
+    assert record["subscriber_failures"] == 0
+
+
+def test_bad_options_exit_with_a_message(bench_server):
+    binary = bench_binary()
+    result = subprocess.run([str(binary), "fanout", "--rate", "-1"], capture_output=True,
+                            text=True, timeout=10)
+    assert result.returncode == 2
+    assert "--rate" in result.stderr
+    result = subprocess.run([str(binary), "memory", "--target", bench_server.address],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 1
+    assert "--server-pid" in result.stderr
