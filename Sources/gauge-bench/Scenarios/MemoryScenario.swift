@@ -4,9 +4,9 @@ import Glibc
 
 /// The server's resident memory per idle subscription and per idle
 /// connection, read from /proc before and after opening each kind. The
-/// subscriptions come first, on a hundredth as many connections, and the
-/// connections after them, so that neither figure profits from memory the
-/// other freed.
+/// subscriptions come first, `perConnection` to a connection whose own cost
+/// is measured before they open, then the idle connections, so that memory
+/// only grows and neither figure profits from memory the other freed.
 enum MemoryScenario {
   static func run(_ options: BenchOptions, loops: LoadLoops) throws(BenchFailure) -> JSONLine {
     guard let pid = options.serverPID else {
