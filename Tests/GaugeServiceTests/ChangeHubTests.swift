@@ -30,14 +30,19 @@ final class RecordingSubscriber: InboxSubscriber {
   var offered: [(id: String, revision: UInt64)] = []
   var pumps = 0
   var encodedBytes: [[UInt8]] = []
+  let keepsUp: Bool
 
-  init(filter: WidgetFilter = WidgetFilter()) {
+  init(filter: WidgetFilter = WidgetFilter(), keepsUp: Bool = false) {
     self.filter = filter
+    self.keepsUp = keepsUp
   }
 
-  func offer(_ event: SharedEvent) {
+  /// A reader that keeps up takes each event at once; one that does not
+  /// queues it for `pump`.
+  func offer(_ event: SharedEvent) -> Bool {
     offered.append((event.widgetID, event.revision))
     encodedBytes.append(event.bytes)
+    return keepsUp
   }
 
   func pump() {
@@ -129,5 +134,36 @@ final class RecordingSubscriber: InboxSubscriber {
       hub.publish(widget("w\(revision % 10)", revision: revision))
     }
     #expect(loop.pendingWakeUps == 1)
+  }
+
+  @Test func readersThatKeepUpAreNotPumped() {
+    let hub = ChangeHub()
+    let loop = ManualLoop()
+    let fast = RecordingSubscriber(keepsUp: true)
+    let slow = RecordingSubscriber()
+    _ = hub.attach(fast, executor: loop)
+    _ = hub.attach(slow, executor: loop)
+    hub.publish(widget("a", revision: 1))
+    hub.publish(widget("b", revision: 2))
+    loop.runQueued()
+    #expect(fast.offered.count == 2 && slow.offered.count == 2)
+    #expect(fast.pumps == 0)
+    #expect(slow.pumps == 1)
+  }
+
+  @Test func subscribersSharingAFilterStayIndependent() {
+    let hub = ChangeHub()
+    let loop = ManualLoop()
+    let filter = WidgetFilter(ids: ["x"])
+    let subscribers = (0..<3).map { _ in RecordingSubscriber(filter: filter) }
+    let inbox = subscribers.map { hub.attach($0, executor: loop) }[0]
+    inbox.detach(subscribers[0])
+    hub.publish(widget("x", revision: 1))
+    loop.runQueued()
+    #expect(subscribers.map(\.offered.count) == [0, 1, 1])
+    inbox.detach(subscribers[1])
+    inbox.detach(subscribers[2])
+    hub.publish(widget("x", revision: 2))
+    #expect(loop.pendingWakeUps == 0)
   }
 }

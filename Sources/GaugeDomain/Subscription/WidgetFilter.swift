@@ -1,6 +1,6 @@
 /// Which widgets a subscriber watches: listed ids, an id prefix, both (a
 /// widget matching either is watched), or everything when neither is given.
-public struct WidgetFilter: Sendable, Equatable {
+public struct WidgetFilter: Sendable, Hashable {
   public let ids: Set<String>
   public let idPrefix: String
 

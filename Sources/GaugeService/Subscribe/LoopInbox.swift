@@ -19,9 +19,15 @@ final class LoopInbox: @unchecked Sendable {
   private let posted = Mutex(Posted())
   private let wake: @Sendable (@escaping @Sendable () -> Void) -> Void
   let subscriberCount = Atomic<Int>(0)
-  private var subscribers: [ObjectIdentifier: any InboxSubscriber] = [:]
+  /// Subscribers grouped by filter: dashboards watching the same widgets
+  /// share a bucket, so a change is matched once per distinct filter, not
+  /// once per subscriber.
+  private var buckets: [WidgetFilter: FilterBucket] = [:]
   /// The drained batch, kept between turns for its capacity.
   private var batch = Posted()
+  /// Subscribers that queued an event this batch instead of sending it.
+  private var backlogged: [any InboxSubscriber] = []
+  private var backloggedIDs: Set<ObjectIdentifier> = []
 
   init(wake: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
     self.wake = wake
@@ -44,15 +50,16 @@ final class LoopInbox: @unchecked Sendable {
 
   /// Loop only.
   func attach(_ subscriber: any InboxSubscriber) {
-    subscribers[ObjectIdentifier(subscriber)] = subscriber
-    subscriberCount.add(1, ordering: .relaxed)
+    let bucket = buckets[subscriber.filter] ?? FilterBucket(filter: subscriber.filter)
+    buckets[subscriber.filter] = bucket
+    if bucket.add(subscriber) { subscriberCount.add(1, ordering: .relaxed) }
   }
 
   /// Loop only.
   func detach(_ subscriber: any InboxSubscriber) {
-    if subscribers.removeValue(forKey: ObjectIdentifier(subscriber)) != nil {
-      subscriberCount.subtract(1, ordering: .relaxed)
-    }
+    guard let bucket = buckets[subscriber.filter], bucket.remove(subscriber) else { return }
+    subscriberCount.subtract(1, ordering: .relaxed)
+    if bucket.isEmpty { buckets[subscriber.filter] = nil }
   }
 
   private func drain() {
@@ -64,23 +71,64 @@ final class LoopInbox: @unchecked Sendable {
       batch.latest.removeAll(keepingCapacity: true)
       batch.order.removeAll(keepingCapacity: true)
     }
-    guard !subscribers.isEmpty else { return }
+    guard !buckets.isEmpty else { return }
     for id in batch.order {
       guard let change = batch.latest[id] else { continue }
       let event = SharedEvent(change)
-      for subscriber in subscribers.values where subscriber.filter.matches(id) {
-        subscriber.offer(event)
+      for bucket in buckets.values where bucket.filter.matches(id) {
+        for subscriber in bucket.subscribers where !subscriber.offer(event) {
+          if backloggedIDs.insert(ObjectIdentifier(subscriber)).inserted {
+            backlogged.append(subscriber)
+          }
+        }
       }
     }
-    for subscriber in subscribers.values { subscriber.pump() }
+    // Only subscribers that could not take an event at once have anything
+    // to pump.
+    for subscriber in backlogged { subscriber.pump() }
+    backlogged.removeAll(keepingCapacity: true)
+    backloggedIDs.removeAll(keepingCapacity: true)
+  }
+}
+
+/// The subscribers of one loop that share a filter, in an array for cheap
+/// iteration; each remembers its slot for O(1) removal.
+private final class FilterBucket {
+  let filter: WidgetFilter
+  private(set) var subscribers: [any InboxSubscriber] = []
+  private var slots: [ObjectIdentifier: Int] = [:]
+
+  init(filter: WidgetFilter) {
+    self.filter = filter
+  }
+
+  var isEmpty: Bool { subscribers.isEmpty }
+
+  func add(_ subscriber: any InboxSubscriber) -> Bool {
+    let key = ObjectIdentifier(subscriber)
+    guard slots[key] == nil else { return false }
+    slots[key] = subscribers.count
+    subscribers.append(subscriber)
+    return true
+  }
+
+  func remove(_ subscriber: any InboxSubscriber) -> Bool {
+    guard let slot = slots.removeValue(forKey: ObjectIdentifier(subscriber)) else { return false }
+    let last = subscribers.removeLast()
+    if slot < subscribers.count {
+      subscribers[slot] = last
+      slots[ObjectIdentifier(last)] = slot
+    }
+    return true
   }
 }
 
 /// A subscriber as its loop's inbox sees it.
 protocol InboxSubscriber: AnyObject {
   var filter: WidgetFilter { get }
-  /// A change for a widget the filter matches; queue it, do not send yet.
-  func offer(_ event: SharedEvent)
-  /// The batch is over: send what the stream takes.
+  /// A change for a widget the filter matches: sent at once (true) when
+  /// the subscriber keeps up, otherwise queued (false) for `pump`.
+  func offer(_ event: SharedEvent) -> Bool
+  /// The batch is over: send what the stream takes of the queue.
   func pump()
 }

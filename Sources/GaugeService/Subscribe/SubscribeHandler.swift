@@ -111,12 +111,13 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
 
   /// A live change for a watched widget. A reader that keeps up gets it
   /// at once; otherwise it waits in the queue (coalesced) for `pump`.
-  func offer(_ event: SharedEvent) {
+  func offer(_ event: SharedEvent) -> Bool {
     if call.pendingOutboundBytes < Self.lowWaterBytes, let direct = queue.takeIfDirect(event) {
       call.send(message: direct.bytes)
-    } else {
-      queue.offer(event)
+      return true
     }
+    queue.offer(event)
+    return false
   }
 
   /// Encodes and sends what is due while the stream takes it.
