@@ -33,6 +33,8 @@ final class ManualScheduler: CallScheduler {
 
 /// Runs work at once, on the calling thread: the test's only thread.
 final class ImmediateExecutor: LoopExecutor {
+  let inLoop = true
+
   static let shared = ImmediateExecutor()
 
   func execute(_ work: @escaping @Sendable () -> Void) {

@@ -120,6 +120,8 @@ func makeConnection(
 
 /// Runs work at once on the calling thread: the tests' single "loop".
 final class ImmediateExecutor: LoopExecutor {
+  let inLoop = true
+
   static let shared = ImmediateExecutor()
 
   func execute(_ work: @escaping @Sendable () -> Void) {

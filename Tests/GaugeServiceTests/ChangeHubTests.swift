@@ -9,6 +9,8 @@ import Testing
 final class ManualLoop: LoopExecutor, @unchecked Sendable {
   // @unchecked Sendable: the queue is guarded by its mutex.
   private let queued = Mutex<[@Sendable () -> Void]>([])
+  /// Work always waits for `runQueued`, as if posted from another thread.
+  let inLoop = false
 
   func execute(_ work: @escaping @Sendable () -> Void) {
     queued.withLock { $0.append(work) }

@@ -30,4 +30,6 @@ public struct ScheduledWork {
 /// Runs work on one thread's loop, from any thread.
 public protocol LoopExecutor: AnyObject, Sendable {
   func execute(_ work: @escaping @Sendable () -> Void)
+  /// True on the loop's own thread.
+  var inLoop: Bool { get }
 }

@@ -115,6 +115,7 @@ public final class GRPCServerConnection {
         stream.call?.markFinished()
         stream.handler?.cancel(GRPCStatus(.unavailable, "connection lost"))
       }
+      stream.call?.detach()
     }
   }
 
@@ -499,6 +500,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
       stream.call?.markFinished()
       stream.handler?.cancel(GRPCStatus(.cancelled, "the client cancelled the call"))
     }
+    stream.call?.detach()
   }
 
   package func streamOutbound(_ streamID: Int32, into buffer: UnsafeMutableRawBufferPointer)

@@ -15,7 +15,14 @@ public final class ServerCall: @unchecked Sendable {
   /// coalesces (a subscription) to send its next batch.
   public var onOutboundDrained: (() -> Void)?
 
-  private weak var sink: ServerCallSink?
+  /// The connection, held strongly while the stream lives (a weak
+  /// reference cost an atomic load on every send and pushed the connection
+  /// onto slow reference counting); the connection lets go through
+  /// `detach()` when the stream closes. Loop only.
+  private var sink: ServerCallSink?
+  /// Fixed at creation, so other threads can hop to the loop without
+  /// touching `sink`.
+  private let executor: any LoopExecutor
   private let streamID: Int32
   private let inFlight: CallsInFlight?
   public private(set) var isFinished = false
@@ -30,6 +37,7 @@ public final class ServerCall: @unchecked Sendable {
     self.deadline = deadline
     self.streamID = streamID
     self.sink = sink
+    self.executor = sink.loopExecutor
     self.inFlight = inFlight
     inFlight?.enter()
   }
@@ -63,16 +71,17 @@ public final class ServerCall: @unchecked Sendable {
   public func finish(_ status: GRPCStatus, trailers: Metadata = Metadata()) {
     guard !isFinished else { return }
     isFinished = true
+    onOutboundDrained = nil
     sink?.finish(streamID: streamID, status: status, trailers: trailers)
   }
 
   /// Runs `work` on this call's event loop, from any thread.
   public func execute(_ work: @escaping @Sendable () -> Void) {
-    sink?.execute(work)
+    executor.execute(work)
   }
 
   /// The executor of the loop this call runs on, shared by all its calls.
-  public var loopExecutor: (any LoopExecutor)? { sink?.loopExecutor }
+  public var loopExecutor: (any LoopExecutor)? { executor }
 
   /// Runs `work` on the call's loop after `delay`; the result cancels it.
   public func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork? {
@@ -84,12 +93,19 @@ public final class ServerCall: @unchecked Sendable {
 
   /// Runs `work` now when already on the call's loop, otherwise hops there.
   public func onLoop(_ work: @escaping @Sendable () -> Void) {
-    guard let sink else { return }
-    if sink.inLoop { work() } else { sink.execute(work) }
+    if executor.inLoop { work() } else { executor.execute(work) }
   }
 
   func markFinished() {
     isFinished = true
+    onOutboundDrained = nil
+  }
+
+  /// The stream is gone: the call lets go of its connection, so neither
+  /// keeps the other alive. Later sends and finishes do nothing.
+  func detach() {
+    markFinished()
+    sink = nil
   }
 }
 

@@ -25,4 +25,6 @@ package final class LoopScheduler: CallScheduler {
   }
 }
 
-extension EventLoop: LoopExecutor {}
+extension EventLoop: LoopExecutor {
+  public var inLoop: Bool { inEventLoop }
+}

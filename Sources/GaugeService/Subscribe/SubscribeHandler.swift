@@ -51,7 +51,10 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
     inbox = hub.attach(self, call: call)
     queue = SubscriberQueue(minIntervalMs: Int64(query.minIntervalMs))
     begin(query)
-    call.onOutboundDrained = { [weak self] in self?.pump() }
+    // A strong capture: the call drops this closure when it finishes or its
+    // stream closes, and a weak one would put every event's reference
+    // counting of the handler on the slow path.
+    call.onOutboundDrained = { [self] in pump() }
     call.sendInitialMetadata(Metadata())
     pump()
   }
