@@ -335,9 +335,10 @@ def test_stalled_reader_never_slows_the_producer_and_gets_the_latest(server, stu
         rss_before = _rss_kib(server.proc.pid)
         stalled = _publish_timed(stub, wid, 100_000, 999)
         rss_after = _rss_kib(server.proc.pid)
-        # Producer speed is not bounded by the reader (5x the per-item time is
-        # far below what queueing 100k events behind a closed window would cost).
-        assert stalled / 100_000 <= 5 * baseline / 20_000 + 0.0005, (stalled, baseline)
+        # Producer speed is not bounded by the reader: per item, within 3x
+        # the baseline (plus 20 µs of slack for a loaded machine), where a
+        # producer held back by the closed window would not finish at all.
+        assert stalled / 100_000 <= 3 * baseline / 20_000 + 20e-6, (stalled, baseline)
         assert rss_after - rss_before < 64 * 1024, (rss_before, rss_after)
 
         # The reader wakes up and reads: it must end on the latest value.

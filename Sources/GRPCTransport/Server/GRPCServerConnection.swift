@@ -216,14 +216,13 @@ public final class GRPCServerConnection {
   private func deadlinePassed(streamID: Int32) {
     guard let stream = streams[streamID], let call = stream.call, stream.callIsLive else { return }
     stream.deadlineTimer = nil
-    stream.resetCodeAfterEnd = NGHTTP2_CANCEL.rawValue
     let status = GRPCStatus(.deadlineExceeded, "deadline exceeded")
     call.finish(status)
     stream.handler?.cancel(status)
   }
 
   func failCall(
-    _ stream: ServerStream, _ status: GRPCStatus, resetCode: UInt32 = NGHTTP2_CANCEL.rawValue
+    _ stream: ServerStream, _ status: GRPCStatus, resetCode: UInt32 = NGHTTP2_NO_ERROR.rawValue
   ) {
     guard let call = stream.call, stream.callIsLive else { return }
     stream.resetCodeAfterEnd = resetCode
@@ -539,7 +538,10 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
 
   package func streamEndSent(_ streamID: Int32) {
     // The client may still be sending; it is told to stop, as stock
-    // servers do once the response is complete.
+    // servers do once the response is complete. NO_ERROR, as grpc-core's own
+    // server sends after a status: a CANCEL right behind the trailers races
+    // them in grpc-core clients, which then report CANCELLED instead of the
+    // status (seen with DEADLINE_EXCEEDED under load).
     guard let stream = streams[streamID], !session.isRemoteClosed(streamID: streamID) else {
       return
     }
