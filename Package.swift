@@ -136,6 +136,9 @@ let package = Package(
       swiftSettings: strict
     ),
 
+    // ManualScheduler and ImmediateExecutor: connections driven in memory.
+    .target(name: "GRPCTransportTesting", dependencies: ["GRPCTransport"], swiftSettings: strict),
+
     .testTarget(name: "GaugeDomainTests", dependencies: ["GaugeDomain"], swiftSettings: strict),
     .testTarget(
       name: "GaugeWireTests",
@@ -155,7 +158,7 @@ let package = Package(
     ),
     .testTarget(
       name: "GRPCTransportTests",
-      dependencies: ["GRPCTransport", "CNGHTTP2"],
+      dependencies: ["GRPCTransport", "GRPCTransportTesting", "CNGHTTP2"],
       swiftSettings: strict
     ),
     .testTarget(
@@ -175,7 +178,7 @@ let package = Package(
     ),
     .testTarget(
       name: "GRPCClientTests",
-      dependencies: ["GRPCClient", "GRPCTransport", "GaugeIO", "CNGHTTP2"],
+      dependencies: ["GRPCClient", "GRPCTransport", "GRPCTransportTesting", "GaugeIO", "CNGHTTP2"],
       swiftSettings: strict
     ),
   ],

@@ -1,46 +1,6 @@
 import GRPCClient
 import GRPCTransport
-
-/// A scheduler whose clock moves only when the test says so; shared by the
-/// client and the server of a pair.
-final class ManualScheduler: CallScheduler {
-  private(set) var now = ContinuousClock.now
-  let inLoop = true
-  var loopExecutor: any LoopExecutor { ImmediateExecutor.shared }
-  private var timers: [(id: Int, at: ContinuousClock.Instant, work: () -> Void)] = []
-  private var nextID = 0
-
-  func execute(_ work: @escaping @Sendable () -> Void) {
-    work()
-  }
-
-  func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork {
-    nextID += 1
-    let id = nextID
-    timers.append((id, now + delay, work))
-    return ScheduledWork { [weak self] in self?.timers.removeAll { $0.id == id } }
-  }
-
-  func advance(by delay: Duration) {
-    now = now + delay
-    let due = timers.filter { $0.at <= now }.sorted { $0.at < $1.at }
-    timers.removeAll { $0.at <= now }
-    for timer in due { timer.work() }
-  }
-
-  var pendingTimers: Int { timers.count }
-}
-
-/// Runs work at once, on the calling thread: the test's only thread.
-final class ImmediateExecutor: LoopExecutor {
-  let inLoop = true
-
-  static let shared = ImmediateExecutor()
-
-  func execute(_ work: @escaping @Sendable () -> Void) {
-    work()
-  }
-}
+import GRPCTransportTesting
 
 /// Records what a client call receives.
 final class RecordingCallHandler: ClientCallHandler {

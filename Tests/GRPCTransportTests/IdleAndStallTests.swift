@@ -1,4 +1,5 @@
 import CNGHTTP2
+import GRPCTransportTesting
 import Testing
 
 @testable import GRPCTransport
