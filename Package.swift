@@ -61,7 +61,7 @@ let package = Package(
     // protobuf-c structs <-> domain values; google.rpc.Status details.
     .target(
       name: "GaugeWire",
-      dependencies: ["GaugeDomain", "GaugeProtos", "CProtobufC"],
+      dependencies: ["GaugeDomain", "GaugeProtos", "ProtobufCSupport", "CProtobufC"],
       swiftSettings: hotPath
     ),
     // Syscalls, non-blocking sockets, the epoll event loop.

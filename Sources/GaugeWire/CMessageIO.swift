@@ -1,8 +1,9 @@
 import CProtobufC
 
-// The generated `<type>__unpack`, `__free_unpacked`, `__get_packed_size` and
-// `__pack` functions are passed in as they are, so each decoder and encoder
-// names its message type once and the unsafe plumbing lives here.
+// The generated `<type>__unpack` and `__free_unpacked` functions are passed
+// in as they are, so each decoder names its message type once. Packing uses
+// ProtobufCSupport's `packed`; unpacking stays here because gauge.v1 requests
+// also have every string field checked before they are read.
 
 /// Unpacks `bytes`, checks every string field in them, and hands the message
 /// to `read`; the message is freed when `read` returns.
@@ -23,17 +24,4 @@ func withUnpacked<Message, Result>(
   let descriptor = UnsafeRawPointer(message).load(as: ProtobufCMessage.self).descriptor!
   try StringFieldCheck.check(bytes, as: descriptor)
   return try read(message.pointee)
-}
-
-/// Packs a message into a new array of exactly its packed size.
-func packed<Message>(
-  _ message: UnsafePointer<Message>,
-  _ packedSize: (UnsafePointer<Message>?) -> Int,
-  _ pack: (UnsafePointer<Message>?, UnsafeMutablePointer<UInt8>?) -> Int
-) -> [UInt8] {
-  let size = packedSize(message)
-  guard size > 0 else { return [] }
-  return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-    count = pack(message, buffer.baseAddress)
-  }
 }

@@ -1,6 +1,7 @@
 import CProtobufC
 import GaugeDomain
 import GaugeProtos
+import ProtobufCSupport
 
 /// google.rpc.Status bytes: what goes, base64-encoded, into the
 /// `grpc-status-details-bin` trailer.

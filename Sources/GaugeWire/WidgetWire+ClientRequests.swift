@@ -1,5 +1,6 @@
 import GaugeDomain
 import GaugeProtos
+import ProtobufCSupport
 
 // Requests as a client sends them; the server-side decoders in
 // WidgetWire+Requests read them back.

@@ -1,5 +1,6 @@
 import GaugeDomain
 import GaugeProtos
+import ProtobufCSupport
 
 extension WidgetWire {
   /// A gauge.v1.Widget: the UpdateWidget and GetWidget response.

@@ -1,5 +1,6 @@
 import GaugeDomain
 import GaugeProtos
+import ProtobufCSupport
 
 extension WidgetWire {
   /// One PublishValues item: the id ("" when absent) and the value.
