@@ -70,3 +70,20 @@ public struct PlainValue: Sendable, Equatable {
     self.maxValue = maxValue
   }
 }
+
+extension Template {
+  /// Sets the template's main value, keeping everything else.
+  mutating func replaceValue(with value: Double) {
+    switch self {
+    case .gauge(var gauge):
+      gauge.value = value
+      self = .gauge(gauge)
+    case .progress(var progress):
+      progress.value = value
+      self = .progress(progress)
+    case .value(var plain):
+      plain.value = value
+      self = .value(plain)
+    }
+  }
+}

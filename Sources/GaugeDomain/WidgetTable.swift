@@ -147,30 +147,38 @@ public struct WidgetTable: Sendable {
   public mutating func setValue(_ value: Double, id: String, now: Int64) throws(WidgetError)
     -> WidgetChange
   {
-    var content = try get(id: id).content
+    // One hash of the id and the widget changed in place: this is the
+    // producers' hot path, taken once per published value.
+    guard let index = widgetsByID.index(forKey: id) else {
+      _ = try Self.validID(id)
+      throw .notFound(id: id)
+    }
+    try Self.checkValue(value, for: widgetsByID.values[index].content.template)
+    let revision = try nextRevision()
+    widgetsByID.values[index].content.templateValue = value
+    widgetsByID.values[index].revision = revision
+    widgetsByID.values[index].updatedAtMs = now
+    lastRevision = revision
+    return .upserted(widgetsByID.values[index], created: false)
+  }
+
+  private static func checkValue(_ value: Double, for template: Template) throws(WidgetError) {
     var violations = Violations()
-    switch content.template {
-    case .gauge(var gauge):
+    switch template {
+    case .gauge(let gauge):
       let field = "content.gauge.value"
       if let finite = violations.requireFinite(value, at: field) {
         violations.requireWithin(finite, gauge.minValue...gauge.maxValue, at: field)
       }
-      gauge.value = value
-      content.template = .gauge(gauge)
-    case .progress(var progress):
+    case .progress:
       let field = "content.progress.value"
       if let finite = violations.requireFinite(value, at: field) {
         violations.requireWithin(finite, 0...1, at: field)
       }
-      progress.value = value
-      content.template = .progress(progress)
-    case .value(var plain):
+    case .value:
       _ = violations.requireFinite(value, at: "content.value.value")
-      plain.value = value
-      content.template = .value(plain)
     }
     try violations.check()
-    return try store(id: id, (widgetsByID[id]!.name, content), now: now)
   }
 
   public mutating func delete(id: String, now: Int64 = 0) throws(WidgetError) -> WidgetChange {
