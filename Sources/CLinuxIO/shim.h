@@ -18,4 +18,9 @@ extern int accept4(int fd, struct sockaddr *address, socklen_t *address_length, 
 extern int pthread_setname_np(pthread_t thread, const char *name);
 #endif
 
+/* gettid is also GNU-only, and Swift cannot call the variadic syscall(2). */
+#include <sys/syscall.h>
+#include <unistd.h>
+static inline int clinuxio_current_thread_id(void) { return (int)syscall(SYS_gettid); }
+
 #endif

@@ -11,13 +11,22 @@ struct PendingBatch: Sendable {
     case remove(Tombstone)
   }
 
-  private(set) var writes: [String: Write] = [:]
+  private(set) var writes: [String: Write]
   /// The highest revision among the changes.
   private(set) var lastRevision: UInt64 = 0
+  /// Where the last folded widget sits; an insertion can move every
+  /// entry, so only an in-place replacement keeps it.
+  private var lastFolded: (id: String, index: Dictionary<String, Write>.Index)?
   /// How many changes were folded in.
   private(set) var changeCount = 0
 
   var isEmpty: Bool { changeCount == 0 }
+
+  /// `capacity`: how many widgets the batch is expected to touch, so a
+  /// batch as large as the last one grows without rehashing.
+  init(capacity: Int = 0) {
+    writes = Dictionary(minimumCapacity: capacity)
+  }
 
   /// How many widget rows and tombstone rows a commit writes.
   var rowCounts: (widgets: Int, removals: Int) {
@@ -47,18 +56,33 @@ struct PendingBatch: Sendable {
     changeCount += later.changeCount
   }
 
+  /// One hash of `id` at most, and none when the same widget changes
+  /// again (a producer publishing one widget fast): that is the common case,
+  /// and the writer folds every recorded change.
   private mutating func fold(_ write: Write, id: String) {
-    guard case .upsert(let widget, let clears) = write, let earlier = writes[id] else {
+    guard case .upsert(let widget, let clears) = write else {
       writes[id] = write
+      lastFolded = nil
+      return
+    }
+    let index: Dictionary<String, Write>.Index
+    if let last = lastFolded, last.id == id {
+      index = last.index
+    } else if let found = writes.index(forKey: id) {
+      index = found
+    } else {
+      writes[id] = write
+      lastFolded = writes.index(forKey: id).map { (id, $0) }
       return
     }
     // An upsert after a removal must still delete the removal's tombstone,
     // even though the removal itself is superseded.
     let earlierClears: Bool
-    switch earlier {
+    switch writes.values[index] {
     case .remove: earlierClears = true
     case .upsert(_, let clearsTombstone): earlierClears = clearsTombstone
     }
-    writes[id] = .upsert(widget, clearsTombstone: clears || earlierClears)
+    writes.values[index] = .upsert(widget, clearsTombstone: clears || earlierClears)
+    lastFolded = (id, index)
   }
 }

@@ -19,6 +19,9 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
 
   private let options: StoreOptions
   private let queue = Mutex(WriteQueue())
+  /// Mirrors `queue.blocker != nil`, written under the queue's lock, so the
+  /// check every write makes first costs no lock while writes flow.
+  private let blocked = Atomic<Bool>(false)
   private let wake = WakeSignal()
   private let directory: DataDirectory
   private let connection: SQLiteConnection
@@ -94,7 +97,8 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
   }
 
   public var writeBlocker: WidgetError? {
-    queue.withLock { $0.blocker }
+    guard blocked.load(ordering: .acquiring) else { return nil }
+    return queue.withLock { $0.blocker }
   }
 
   public var statistics: StoreStatistics {
@@ -106,7 +110,10 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
   /// when the last changes could not be written (after a few retries).
   public func close() throws(StoreError) {
     guard let thread = writerThread.withLock({ $0.take() }) else { return }
-    queue.withLock { $0.beginClosing() }
+    queue.withLock { queue in
+      queue.beginClosing()
+      blocked.store(true, ordering: .releasing)
+    }
     wake.signal()
     thread.join()
     connection.close()
@@ -117,10 +124,18 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
   // MARK: - The writer thread
 
   private func runWriter(_ writer: BatchWriter) {
+    if options.durability == .relaxed {
+      // Nothing waits for a relaxed commit, while producers wait for the
+      // event loops: when the cores are busy the loops go first, and the
+      // writer, latest value per widget, writes fewer and larger batches.
+      // Strict writers keep full priority, since every ack waits on them.
+      try? Syscall.setCurrentThreadNice(relaxedWriterNice)
+    }
     // A batch whose commit failed, retried together with what came since.
     var carried: PendingBatch?
     var retryDelayMs = 0
     var failuresWhileClosing = 0
+    var lastBatchWidth = 0
     while true {
       let closing = waitForWork(carrying: carried != nil)
       if !closing {
@@ -133,12 +148,17 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
           sleepUnlessClosing(until: since + nanoseconds(options.flushIntervalMs))
         }
       }
-      let (taken, through, isClosing) = queue.withLock { queue in
-        let (batch, through) = queue.take()
-        return (batch, through, queue.closing)
+      let (changes, through, isClosing) = queue.withLock { queue in
+        let (changes, through) = queue.take()
+        return (changes, through, queue.closing)
       }
-      var batch = carried ?? PendingBatch()
-      batch.absorb(taken)
+      let taken = changes.batch(expectedWidgets: lastBatchWidth)
+      lastBatchWidth = taken.writes.count
+      var batch = taken
+      if let earlier = carried {
+        batch = earlier
+        batch.absorb(taken)
+      }
       if batch.isEmpty {
         // Only when closing: everything is in the file.
         finish(writer)
@@ -153,7 +173,9 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
           queue.statistics.changesCommitted += batch.changeCount
           queue.statistics.widgetRowsWritten += rows.widgets
           queue.statistics.removalsWritten += rows.removals
-          return queue.commitSucceeded(through: through)
+          let released = queue.commitSucceeded(through: through)
+          blocked.store(queue.blocker != nil, ordering: .releasing)
+          return released
         }
         if carried != nil {
           options.log("gauged: store: \(databasePath) is writable again; accepting writes")
@@ -166,7 +188,9 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
           "the store cannot write to \(databasePath): \(error)")
         let released = queue.withLock { queue in
           queue.statistics.failedCommits += 1
-          return queue.commitFailed(through: through, error: failure)
+          let released = queue.commitFailed(through: through, error: failure)
+          blocked.store(true, ordering: .releasing)
+          return released
         }
         if carried == nil {
           options.log(
@@ -208,6 +232,8 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
       wake.wait(untilNanoseconds: deadline)
     }
   }
+
+  private let relaxedWriterNice: Int32 = 10
 
   private func nanoseconds(_ milliseconds: Int) -> UInt64 {
     UInt64(max(milliseconds, 0)) * 1_000_000

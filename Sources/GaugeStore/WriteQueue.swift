@@ -10,7 +10,7 @@ import GaugeDomain
 struct WriteQueue {
   typealias Waiter = @Sendable (Result<Void, WidgetError>) -> Void
 
-  private(set) var pending = PendingBatch()
+  private(set) var pending = RecordedChanges()
   /// When the oldest pending change was recorded (monotonic nanoseconds):
   /// relaxed mode commits one flush interval after it.
   private(set) var pendingSinceNs: UInt64 = 0
@@ -41,7 +41,7 @@ struct WriteQueue {
     _ change: WidgetChange, removedAtMs: Int64?, now: () -> UInt64 = WakeSignal.nowNanoseconds
   ) -> Bool {
     if pending.isEmpty { pendingSinceNs = now() }
-    pending.add(change, removedAtMs: removedAtMs)
+    pending.append(change, removedAtMs: removedAtMs)
     recorded += 1
     guard writerIdle else { return false }
     writerIdle = false
@@ -57,11 +57,13 @@ struct WriteQueue {
     return nil
   }
 
-  /// Hands the pending changes to the writer; `through` is the count a
-  /// successful commit of them reaches.
-  mutating func take() -> (batch: PendingBatch, through: UInt64) {
-    defer { pending = PendingBatch() }
-    return (pending, recorded)
+  /// Hands the pending changes to the writer, which folds them outside
+  /// the lock; `through` is the count a successful commit of them reaches.
+  mutating func take() -> (changes: RecordedChanges, through: UInt64) {
+    let taken = pending
+    pending = RecordedChanges(
+      foldThreshold: taken.foldThreshold, expectedCount: taken.unfoldedCount)
+    return (taken, recorded)
   }
 
   /// Returns the waiters the commit satisfied.

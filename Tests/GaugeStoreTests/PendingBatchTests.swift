@@ -57,3 +57,19 @@ import Testing
     #expect(failed.changeCount == 4)
   }
 }
+
+extension PendingBatchTests {
+  @Test func repeatedChangesToOneWidgetBetweenOthersStayInTheirOwnRows() {
+    var batch = PendingBatch()
+    batch.add(.upserted(widget("a", revision: 1), created: false), removedAtMs: nil)
+    batch.add(.upserted(widget("a", revision: 2), created: false), removedAtMs: nil)
+    batch.add(.upserted(widget("b", revision: 3), created: true), removedAtMs: nil)
+    batch.add(.upserted(widget("a", revision: 4), created: false), removedAtMs: nil)
+    batch.add(.removed(id: "b", revision: 5), removedAtMs: 9)
+    batch.add(.upserted(widget("b", revision: 6), created: true), removedAtMs: nil)
+    batch.add(.upserted(widget("b", revision: 7), created: false), removedAtMs: nil)
+    #expect(batch.writes.count == 2)
+    #expect(batch.writes["a"] == .upsert(widget("a", revision: 4), clearsTombstone: false))
+    #expect(batch.writes["b"] == .upsert(widget("b", revision: 7), clearsTombstone: true))
+  }
+}

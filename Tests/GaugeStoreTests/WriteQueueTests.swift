@@ -42,7 +42,7 @@ import Testing
     #expect(queue.waitUntilCommitted(answers.waiter(1)) == nil)
     let first = queue.take()
     #expect(first.through == 2)
-    #expect(first.batch.changeCount == 2)
+    #expect(first.changes.batch().changeCount == 2)
     // A change recorded while the first commit runs is not in it.
     _ = queue.record(change(3), removedAtMs: 0)
     #expect(queue.waitUntilCommitted(answers.waiter(2)) == nil)

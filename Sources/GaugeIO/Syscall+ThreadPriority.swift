@@ -1,0 +1,14 @@
+import CLinuxIO
+import Glibc
+
+extension Syscall {
+  /// Sets the calling thread's nice value. Linux schedules threads, and
+  /// `setpriority` with a thread id touches that thread alone, so a
+  /// background thread can yield to the event loops without slowing them.
+  public static func setCurrentThreadNice(_ nice: Int32) throws(IOError) {
+    let thread = id_t(clinuxio_current_thread_id())
+    guard setpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread, nice) == 0 else {
+      throw IOError(call: "setpriority", errno: errno)
+    }
+  }
+}
