@@ -77,7 +77,7 @@ let package = Package(
     .target(
       name: "GRPCClient",
       dependencies: ["GRPCTransport", "GaugeIO", "CNGHTTP2"],
-      swiftSettings: strict
+      swiftSettings: hotPath
     ),
     // gauge.v1.WidgetService handlers.
     .target(
@@ -103,7 +103,7 @@ let package = Package(
     .target(
       name: "GaugeStore",
       dependencies: ["GaugeDomain", "GaugeWire", "GaugeIO", "CSQLite"],
-      swiftSettings: strict
+      swiftSettings: hotPath
     ),
     // gaugectl's commands, JSON, rendering and terminal handling.
     .target(
@@ -133,7 +133,7 @@ let package = Package(
     .executableTarget(
       name: "gauge-bench",
       dependencies: ["GRPCClient", "GRPCTransport", "GaugeIO", "GaugeWire", "GaugeDomain"],
-      swiftSettings: strict
+      swiftSettings: hotPath
     ),
 
     // ManualScheduler and ImmediateExecutor: connections driven in memory.

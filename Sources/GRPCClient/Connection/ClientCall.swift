@@ -9,12 +9,15 @@ public final class ClientCall {
   /// The HTTP/2 stream, or 0 when the call never got one.
   public let streamID: Int32
   public internal(set) var isFinished = false
-  weak var connection: GRPCClientConnection?
+  /// The connection through its `BackReference`: a weak reference would
+  /// put the connection on slow reference counting for every message.
+  private let connectionReference: BackReference<GRPCClientConnection>
+  var connection: GRPCClientConnection? { connectionReference.target }
 
-  init(path: String, streamID: Int32, connection: GRPCClientConnection?) {
+  init(path: String, streamID: Int32, connection: BackReference<GRPCClientConnection>) {
     self.path = path
     self.streamID = streamID
-    self.connection = connection
+    self.connectionReference = connection
   }
 
   /// Queues one request message; ignored once the call finished or the

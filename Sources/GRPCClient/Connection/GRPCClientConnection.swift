@@ -19,6 +19,8 @@ public final class GRPCClientConnection {
   private var lostStatus: GRPCStatus?
   /// Called when there is output to drain; the owner flushes once per turn.
   private let outputReady: () -> Void
+  /// What calls and timers hold (see `BackReference`).
+  private let back = BackReference<GRPCClientConnection>()
 
   /// `authority` is the `:authority` of every request, normally the
   /// server's `host:port`.
@@ -38,8 +40,13 @@ public final class GRPCClientConnection {
     settings.maxConcurrentStreams = 0
     self.session = NGHTTP2Session(role: .client, settings: settings)
     session.delegate = self
+    back.target = self
     // The connection preface and SETTINGS go out first.
     outputReady()
+  }
+
+  deinit {
+    back.target = nil
   }
 
   /// Feeds bytes from the server. False when the connection is beyond
@@ -102,14 +109,14 @@ public final class GRPCClientConnection {
         path: path, handler: handler,
         status: GRPCStatus(.unavailable, "the connection cannot open another stream"))
     }
-    let call = ClientCall(path: path, streamID: streamID, connection: self)
+    let call = ClientCall(path: path, streamID: streamID, connection: back)
     let stream = ClientStream(
       id: streamID, call: call, handler: handler,
       maxMessageBytes: configuration.maxReceiveMessageBytes)
     streams[streamID] = stream
     if let timeout {
-      stream.deadlineTimer = scheduler.schedule(after: timeout) { [weak self] in
-        guard let self, let stream = self.streams[streamID] else { return }
+      stream.deadlineTimer = scheduler.schedule(after: timeout) { [back] in
+        guard let self = back.target, let stream = self.streams[streamID] else { return }
         stream.deadlineTimer = nil
         self.fail(stream, GRPCStatus(.deadlineExceeded, "deadline of \(timeout) exceeded"))
       }
@@ -190,7 +197,7 @@ public final class GRPCClientConnection {
   private func failedCall(
     path: String, handler: any ClientCallHandler, status: GRPCStatus
   ) -> ClientCall {
-    let call = ClientCall(path: path, streamID: 0, connection: nil)
+    let call = ClientCall(path: path, streamID: 0, connection: BackReference())
     _ = scheduler.schedule(after: .zero) {
       guard !call.isFinished else { return }
       call.isFinished = true

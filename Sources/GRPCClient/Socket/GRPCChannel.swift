@@ -16,6 +16,9 @@ public final class GRPCChannel: EventLoopHandler {
   private let socket: ConnectedSocket
   private let loop: EventLoop
   private let readBuffer: UnsafeMutableRawBufferPointer
+  /// What the connection's output callback and the flush hold (see
+  /// `BackReference`).
+  private let back: BackReference<GRPCChannel>
   private var output: [UInt8] = []
   private var outputOffset = 0
   private var flushScheduled = false
@@ -55,14 +58,16 @@ public final class GRPCChannel: EventLoopHandler {
     self.readBuffer = .allocate(byteCount: 64 << 10, alignment: 16)
     // The connection's output callback needs `self`, which exists only once
     // every stored property is set; a box closes the loop.
-    let flushTarget = FlushTarget()
+    let back = BackReference<GRPCChannel>()
+    self.back = back
     self.connection = GRPCClientConnection(
       authority: address.description, configuration: configuration,
-      scheduler: LoopScheduler(loop: loop), outputReady: { flushTarget.channel?.scheduleFlush() })
-    flushTarget.channel = self
+      scheduler: LoopScheduler(loop: loop), outputReady: { back.target?.scheduleFlush() })
+    back.target = self
   }
 
   deinit {
+    back.target = nil
     readBuffer.deallocate()
   }
 
@@ -129,7 +134,7 @@ public final class GRPCChannel: EventLoopHandler {
   private func scheduleFlush() {
     guard !flushScheduled, !isClosed else { return }
     flushScheduled = true
-    loop.afterTurn { [weak self] in self?.flush() }
+    loop.afterTurn { [back] in back.target?.flush() }
   }
 
   private func flush() {
@@ -169,10 +174,4 @@ public final class GRPCChannel: EventLoopHandler {
     wantsWritable = writable
     try? loop.setInterest(fd: socket.fd, writable ? [.readable, .writable] : .readable)
   }
-}
-
-/// Lets the connection's output callback reach its channel without a
-/// retain cycle.
-private final class FlushTarget {
-  weak var channel: GRPCChannel?
 }

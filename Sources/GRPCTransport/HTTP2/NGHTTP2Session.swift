@@ -30,7 +30,11 @@ package final class NGHTTP2Session {
   }
 
   private var session: OpaquePointer?
-  package weak var delegate: HTTP2SessionDelegate?
+  /// Unowned, not weak: a weak reference would put the delegate on slow
+  /// reference counting for every retain, and callbacks retain it several
+  /// times per frame. The delegate owns the session and callbacks run only
+  /// inside its calls into the session, so it outlives every use.
+  package unowned(unsafe) var delegate: HTTP2SessionDelegate?
   /// The flood limits libnghttp2 enforces on this session.
   let libraryFloodChecks: FloodChecks
   fileprivate var floodGuard: FloodGuard

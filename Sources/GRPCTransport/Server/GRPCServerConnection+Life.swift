@@ -49,7 +49,7 @@ extension GRPCServerConnection {
   func becameIdle() {
     idleSince = scheduler.now
     guard let timeout = configuration.idleTimeout, idleTimer == nil else { return }
-    idleTimer = scheduler.schedule(after: timeout) { [weak self] in self?.idleTimerFired() }
+    idleTimer = scheduler.schedule(after: timeout) { [back] in back.target?.idleTimerFired() }
   }
 
   /// One timer serves every idle spell: when it fires during a busy spell
@@ -61,8 +61,8 @@ extension GRPCServerConnection {
     }
     let due = since + timeout
     guard scheduler.now >= due else {
-      idleTimer = scheduler.schedule(after: due - scheduler.now) { [weak self] in
-        self?.idleTimerFired()
+      idleTimer = scheduler.schedule(after: due - scheduler.now) { [back] in
+        back.target?.idleTimerFired()
       }
       return
     }
@@ -76,8 +76,8 @@ extension GRPCServerConnection {
   private func scheduleKeepalive(after delay: Duration? = nil) {
     guard let interval = configuration.keepalive.interval else { return }
     keepaliveTimer?.cancel()
-    keepaliveTimer = scheduler.schedule(after: delay ?? interval) { [weak self] in
-      self?.keepaliveDue()
+    keepaliveTimer = scheduler.schedule(after: delay ?? interval) { [back] in
+      back.target?.keepaliveDue()
     }
   }
 
@@ -91,7 +91,7 @@ extension GRPCServerConnection {
     session.submitPing(payload: Self.keepalivePingPayload)
     let sent = scheduler.now
     keepaliveDeadline = scheduler.schedule(after: configuration.keepalive.timeout) {
-      [weak self] in self?.keepaliveTimedOut(pingSent: sent)
+      [back] in back.target?.keepaliveTimedOut(pingSent: sent)
     }
     outputReady()
   }
@@ -139,7 +139,7 @@ extension GRPCServerConnection {
       return
     }
     stall.snapshot = (stall.dataBytesSent, stall.socketBytesWritten)
-    stall.timer = scheduler.schedule(after: timeout) { [weak self] in self?.stallCheck() }
+    stall.timer = scheduler.schedule(after: timeout) { [back] in back.target?.stallCheck() }
   }
 
   /// Stalled means owing bytes at both ends of a whole period without the
@@ -181,8 +181,8 @@ extension GRPCServerConnection {
     guard !streams.isEmpty else { return sendFinalGoAway() }
     session.submitShutdownNotice()
     session.submitPing(payload: Self.shutdownPingPayload)
-    shutdownTimer = scheduler.schedule(after: Self.shutdownNoticeWait) { [weak self] in
-      self?.sendFinalGoAway()
+    shutdownTimer = scheduler.schedule(after: Self.shutdownNoticeWait) { [back] in
+      back.target?.sendFinalGoAway()
     }
     outputReady()
   }

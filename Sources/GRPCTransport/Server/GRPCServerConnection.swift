@@ -40,6 +40,8 @@ public final class GRPCServerConnection {
   /// The peer is beyond reach (a keepalive went unanswered, writes stalled):
   /// the owner closes the socket without flushing.
   public internal(set) var abandoned = false
+  /// What the connection's timers hold (see `BackReference`).
+  let back = BackReference<GRPCServerConnection>()
 
   public init(
     router: Router, configuration: ServerConfiguration, scheduler: CallScheduler,
@@ -60,7 +62,12 @@ public final class GRPCServerConnection {
       maxStrikes: configuration.keepalive.maxPingStrikes)
     self.lastReceived = scheduler.now
     session.delegate = self
+    back.target = self
     startLife()
+  }
+
+  deinit {
+    back.target = nil
   }
 
   /// Feeds bytes from the peer. False when the connection is beyond saving:
@@ -206,8 +213,8 @@ public final class GRPCServerConnection {
     stream.handler = handler
     if let timeout {
       let streamID = stream.id
-      stream.deadlineTimer = scheduler.schedule(after: timeout) { [weak self] in
-        self?.deadlinePassed(streamID: streamID)
+      stream.deadlineTimer = scheduler.schedule(after: timeout) { [back] in
+        back.target?.deadlinePassed(streamID: streamID)
       }
     }
     if endStream { streamEnded(stream.id) }

@@ -15,6 +15,8 @@ final class ConnectionHandler: EventLoopHandler {
   private var closeAfterFlush = false
   private(set) var isClosed = false
   private let onClose: (ConnectionHandler) -> Void
+  /// What the connection's output callback and the flush hold.
+  private let back = BackReference<ConnectionHandler>()
 
   /// Reads per readiness event before yielding to other connections.
   private static let readsPerEvent = 4
@@ -34,7 +36,12 @@ final class ConnectionHandler: EventLoopHandler {
     self.onClose = onClose
     self.connection = GRPCServerConnection(
       router: router, configuration: configuration, scheduler: LoopScheduler(loop: loop),
-      outputReady: { [weak self] in self?.scheduleFlush() })
+      outputReady: { [back] in back.target?.scheduleFlush() })
+    back.target = self
+  }
+
+  deinit {
+    back.target = nil
   }
 
   func start() throws(IOError) {
@@ -89,7 +96,7 @@ final class ConnectionHandler: EventLoopHandler {
   private func scheduleFlush() {
     guard !flushScheduled, !isClosed else { return }
     flushScheduled = true
-    loop.afterTurn { [weak self] in self?.flush() }
+    loop.afterTurn { [back] in back.target?.flush() }
   }
 
   private func flush() {
