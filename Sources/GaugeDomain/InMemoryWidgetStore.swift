@@ -61,7 +61,9 @@ public final class InMemoryWidgetStore: WidgetStore {
 
   public func setValue(_ value: Double, id: String) throws(WidgetError) -> Widget {
     try upsertedWidget(
-      apply { (table, now) throws(WidgetError) in try table.setValue(value, id: id, now: now) })
+      apply(valueOnly: true) { (table, now) throws(WidgetError) in
+        try table.setValue(value, id: id, now: now)
+      })
   }
 
   public func get(id: String) throws(WidgetError) -> Widget {
@@ -100,7 +102,10 @@ public final class InMemoryWidgetStore: WidgetStore {
     persistence.whenDurable(done)
   }
 
+  /// `valueOnly`: the transition sets nothing but a widget's value, and
+  /// persistence is told so.
   private func apply(
+    valueOnly: Bool = false,
     _ transition: (inout WidgetTable, Int64) throws(WidgetError) -> WidgetChange
   ) throws(WidgetError) -> WidgetChange {
     try table.withLock { (table) throws(WidgetError) in
@@ -108,9 +113,15 @@ public final class InMemoryWidgetStore: WidgetStore {
       let now = clock()
       let change = try transition(&table, now)
       if let persistence {
-        if case .removed = change {
+        switch change {
+        case .removed:
           persistence.record(change, removedAtMs: now)
-        } else {
+        case .upserted(let widget, _) where valueOnly:
+          persistence.recordValue(
+            ValueChange(
+              id: widget.id, value: widget.content.templateValue, revision: widget.revision,
+              updatedAtMs: widget.updatedAtMs))
+        case .upserted:
           persistence.record(change, removedAtMs: nil)
         }
       }

@@ -5,6 +5,9 @@
 public protocol WidgetPersistence: Sendable {
   /// Queues a change for writing. `removedAtMs` is set for removals.
   func record(_ change: WidgetChange, removedAtMs: Int64?)
+  /// Queues a change that set only a widget's value (the producers' hot
+  /// path); the rest of the widget is as the changes before it left it.
+  func recordValue(_ change: ValueChange)
   /// Calls `done`, on any thread, once everything recorded before this call
   /// is as durable as the configured mode promises, or with `.unavailable`
   /// when it could not be stored.

@@ -36,11 +36,15 @@ final class BatchWriter: @unchecked Sendable {
     deleteExpired = try connection.prepare("DELETE FROM tombstones WHERE removed_at_ms < ?1")
   }
 
-  /// Writes `batch` and forgets tombstones removed before `cutoffMs`, all or
+  /// Writes the rows, raises the stored revision counter to
+  /// `lastRevision` and forgets tombstones removed before `cutoffMs`, all or
   /// nothing.
-  func commit(_ batch: PendingBatch, expiringRemovalsBefore cutoffMs: Int64) throws(SQLiteError) {
+  func commit(
+    _ writes: [String: PendingBatch.Write], lastRevision: UInt64,
+    expiringRemovalsBefore cutoffMs: Int64
+  ) throws(SQLiteError) {
     try connection.transaction { () throws(SQLiteError) in
-      for (id, write) in batch.writes {
+      for (id, write) in writes {
         switch write {
         case .upsert(let widget, let clearsTombstone):
           try upsertWidget.run([
@@ -56,7 +60,7 @@ final class BatchWriter: @unchecked Sendable {
           ])
         }
       }
-      try raiseState.run([.text("last_revision"), .integer(Int64(bitPattern: batch.lastRevision))])
+      try raiseState.run([.text("last_revision"), .integer(Int64(bitPattern: lastRevision))])
       try expireTombstones(removedBefore: cutoffMs)
     }
   }

@@ -3,6 +3,11 @@ import GaugeDomain
 /// Changes recorded since the last commit, reduced to what the file needs:
 /// the latest state of each touched widget (a widget updated a thousand
 /// times is written once) and the highest revision handed out.
+///
+/// Value-only changes are kept apart, latest per widget, and laid over the
+/// rest by revision in `resolvedWrites`: a value change applies to whatever
+/// structure its widget had at that revision, so folding them separately
+/// gives the same result as folding everything in order.
 struct PendingBatch: Sendable {
   enum Write: Sendable, Equatable {
     /// `clearsTombstone`: the id was removed earlier (in this batch or on
@@ -12,29 +17,25 @@ struct PendingBatch: Sendable {
   }
 
   private(set) var writes: [String: Write]
+  private(set) var values: [String: ValueChange] = [:]
   /// The highest revision among the changes.
   private(set) var lastRevision: UInt64 = 0
   /// Where the last folded widget sits; an insertion can move every
   /// entry, so only an in-place replacement keeps it.
   private var lastFolded: (id: String, index: Dictionary<String, Write>.Index)?
+  private var lastValue: (id: String, index: Dictionary<String, ValueChange>.Index)?
   /// How many changes were folded in.
   private(set) var changeCount = 0
 
   var isEmpty: Bool { changeCount == 0 }
 
+  /// How many widgets the batch touches (an upper bound on its rows).
+  var width: Int { writes.count + values.count }
+
   /// `capacity`: how many widgets the batch is expected to touch, so a
   /// batch as large as the last one grows without rehashing.
   init(capacity: Int = 0) {
     writes = Dictionary(minimumCapacity: capacity)
-  }
-
-  /// How many widget rows and tombstone rows a commit writes.
-  var rowCounts: (widgets: Int, removals: Int) {
-    var widgets = 0
-    for write in writes.values {
-      if case .upsert = write { widgets += 1 }
-    }
-    return (widgets, writes.count - widgets)
   }
 
   mutating func add(_ change: WidgetChange, removedAtMs: Int64?) {
@@ -48,10 +49,50 @@ struct PendingBatch: Sendable {
     changeCount += 1
   }
 
+  /// Hashes only when the widget differs from the last value change's.
+  mutating func addValue(_ change: ValueChange) {
+    if let last = lastValue, last.id == change.id {
+      values.values[last.index] = change
+    } else if let index = values.index(forKey: change.id) {
+      values.values[index] = change
+      lastValue = (change.id, index)
+    } else {
+      values[change.id] = change
+      lastValue = values.index(forKey: change.id).map { (change.id, $0) }
+    }
+    lastRevision = max(lastRevision, change.revision)
+    changeCount += 1
+  }
+
+  /// The rows to write: each widget's latest state. `base` gives a
+  /// widget's state before this batch, for value changes to widgets the
+  /// batch holds no other change for.
+  func resolvedWrites(base: (String) -> Widget?) -> [String: Write] {
+    var resolved = writes
+    for (id, change) in values {
+      switch resolved[id] {
+      case .upsert(let widget, let clears)? where widget.revision < change.revision:
+        resolved[id] = .upsert(change.applied(to: widget), clearsTombstone: clears)
+      case nil:
+        if let widget = base(id), widget.revision < change.revision {
+          resolved[id] = .upsert(change.applied(to: widget), clearsTombstone: false)
+        }
+      default:
+        // A later upsert or removal supersedes the value.
+        break
+      }
+    }
+    return resolved
+  }
+
   /// Lays a later batch over this one, for retrying a failed commit
   /// together with what arrived since.
   mutating func absorb(_ later: PendingBatch) {
     for (id, write) in later.writes { fold(write, id: id) }
+    for change in later.values.values where change.revision > (values[change.id]?.revision ?? 0) {
+      values[change.id] = change
+    }
+    lastValue = nil
     lastRevision = max(lastRevision, later.lastRevision)
     changeCount += later.changeCount
   }

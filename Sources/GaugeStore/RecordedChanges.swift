@@ -11,6 +11,9 @@ import GaugeDomain
 struct RecordedChanges: Sendable {
   private(set) var folded: PendingBatch
   private var recent: [Recorded]
+  /// Value-only changes, apart: they hold no widget, so recording one
+  /// touches no storage the writer thread releases later.
+  private var recentValues: [ValueChange]
   let foldThreshold: Int
 
   private struct Recorded: Sendable {
@@ -22,17 +25,23 @@ struct RecordedChanges: Sendable {
     self.foldThreshold = max(foldThreshold, 1)
     folded = PendingBatch()
     recent = []
-    recent.reserveCapacity(min(expectedCount, self.foldThreshold))
+    recentValues = []
+    recentValues.reserveCapacity(min(expectedCount, self.foldThreshold))
   }
 
-  var isEmpty: Bool { recent.isEmpty && folded.isEmpty }
+  var isEmpty: Bool { recent.isEmpty && recentValues.isEmpty && folded.isEmpty }
 
   /// Changes recorded since the last fold by the recorder.
-  var unfoldedCount: Int { recent.count }
+  var unfoldedCount: Int { recent.count + recentValues.count }
 
   mutating func append(_ change: WidgetChange, removedAtMs: Int64?) {
     recent.append(Recorded(change: change, removedAtMs: removedAtMs))
-    if recent.count >= foldThreshold { foldRecent() }
+    if unfoldedCount >= foldThreshold { foldRecent() }
+  }
+
+  mutating func appendValue(_ change: ValueChange) {
+    recentValues.append(change)
+    if unfoldedCount >= foldThreshold { foldRecent() }
   }
 
   /// Everything recorded, latest state per widget. `expectedWidgets`
@@ -45,6 +54,8 @@ struct RecordedChanges: Sendable {
 
   private mutating func foldRecent() {
     for recorded in recent { folded.add(recorded.change, removedAtMs: recorded.removedAtMs) }
+    for change in recentValues { folded.addValue(change) }
     recent.removeAll(keepingCapacity: true)
+    recentValues.removeAll(keepingCapacity: true)
   }
 }

@@ -86,6 +86,10 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
     if queue.withLock({ $0.record(change, removedAtMs: removedAtMs) }) { wake.signal() }
   }
 
+  public func recordValue(_ change: ValueChange) {
+    if queue.withLock({ $0.recordValue(change) }) { wake.signal() }
+  }
+
   public func whenDurable(_ done: @escaping @Sendable (Result<Void, WidgetError>) -> Void) {
     switch options.durability {
     case .relaxed:
@@ -136,6 +140,10 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
     var retryDelayMs = 0
     var failuresWhileClosing = 0
     var lastBatchWidth = 0
+    // What the file holds, for value changes to lay over: they carry only
+    // the value, revision and time.
+    var stored = [String: Widget](minimumCapacity: loadedTable.count)
+    for widget in loadedTable.widgets { stored[widget.id] = widget }
     while true {
       let closing = waitForWork(carrying: carried != nil)
       if !closing {
@@ -153,7 +161,7 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
         return (changes, through, queue.closing)
       }
       let taken = changes.batch(expectedWidgets: lastBatchWidth)
-      lastBatchWidth = taken.writes.count
+      lastBatchWidth = taken.width
       var batch = taken
       if let earlier = carried {
         batch = earlier
@@ -166,8 +174,20 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
       }
       do {
         let cutoffMs = options.clock() / 1000 - options.tombstoneRetentionMs
-        try writer.commit(batch, expiringRemovalsBefore: cutoffMs)
-        let rows = batch.rowCounts
+        let writes = batch.resolvedWrites { stored[$0] }
+        try writer.commit(
+          writes, lastRevision: batch.lastRevision, expiringRemovalsBefore: cutoffMs)
+        var rows = (widgets: 0, removals: 0)
+        for (id, write) in writes {
+          switch write {
+          case .upsert(let widget, _):
+            stored[id] = widget
+            rows.widgets += 1
+          case .remove:
+            stored[id] = nil
+            rows.removals += 1
+          }
+        }
         let released = queue.withLock { queue in
           queue.statistics.commits += 1
           queue.statistics.changesCommitted += batch.changeCount

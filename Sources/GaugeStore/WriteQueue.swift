@@ -42,6 +42,19 @@ struct WriteQueue {
   ) -> Bool {
     if pending.isEmpty { pendingSinceNs = now() }
     pending.append(change, removedAtMs: removedAtMs)
+    return counted()
+  }
+
+  /// `record` for a value-only change.
+  mutating func recordValue(
+    _ change: ValueChange, now: () -> UInt64 = WakeSignal.nowNanoseconds
+  ) -> Bool {
+    if pending.isEmpty { pendingSinceNs = now() }
+    pending.appendValue(change)
+    return counted()
+  }
+
+  private mutating func counted() -> Bool {
     recorded += 1
     guard writerIdle else { return false }
     writerIdle = false

@@ -98,8 +98,14 @@ import Testing
     var writeBlocker: WidgetError? { blocker }
     var durableCalls = 0
 
+    var recordedValues: [ValueChange] = []
+
     func record(_ change: WidgetChange, removedAtMs: Int64?) {
       recorded.append((change, removedAtMs))
+    }
+
+    func recordValue(_ change: ValueChange) {
+      recordedValues.append(change)
     }
 
     func whenDurable(_ done: @escaping @Sendable (Result<Void, WidgetError>) -> Void) {
@@ -114,8 +120,10 @@ import Testing
     _ = try store.put(WidgetPut(id: "a", content: gaugeDraft()))
     _ = try store.setValue(4, id: "a")
     try store.delete(id: "a")
-    #expect(persistence.recorded.map(\.0.revision) == [1, 2, 3])
-    #expect(persistence.recorded.map(\.1) == [nil, nil, 42])
+    #expect(persistence.recorded.map(\.0.revision) == [1, 3])
+    #expect(persistence.recorded.map(\.1) == [nil, 42])
+    #expect(
+      persistence.recordedValues == [ValueChange(id: "a", value: 4, revision: 2, updatedAtMs: 42)])
   }
 
   @Test func rejectedWritesAreNotRecorded() {

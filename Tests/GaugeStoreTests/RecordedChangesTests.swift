@@ -42,6 +42,24 @@ import Testing
     #expect(batch.changeCount == 95)
   }
 
+  @Test func valueChangesCountTowardsTheThresholdAndFoldApart() {
+    var changes = RecordedChanges(foldThreshold: 4)
+    changes.append(.upserted(widget("a", revision: 1), created: true), removedAtMs: nil)
+    for revision in 2...6 {
+      changes.appendValue(
+        ValueChange(
+          id: "a", value: Double(revision * 10), revision: UInt64(revision),
+          updatedAtMs: Int64(revision)))
+    }
+    #expect(changes.unfoldedCount == 2)
+    let batch = changes.batch()
+    #expect(batch.changeCount == 6)
+    var expected = widget("a", revision: 6)
+    expected.content.template = .gauge(Gauge(value: 60, minValue: 0, maxValue: 1e9))
+    #expect(
+      batch.resolvedWrites { _ in nil } == ["a": .upsert(expected, clearsTombstone: true)])
+  }
+
   @Test func nothingRecordedIsEmpty() {
     var changes = RecordedChanges()
     #expect(changes.isEmpty)
