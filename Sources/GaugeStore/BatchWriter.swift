@@ -16,6 +16,8 @@ final class BatchWriter: @unchecked Sendable {
   private let setState: SQLiteStatement
   private let newestExpired: SQLiteStatement
   private let deleteExpired: SQLiteStatement
+  private let appendValues: SQLiteStatement
+  private let clearValueLog: SQLiteStatement
 
   init(connection: SQLiteConnection) throws(SQLiteError) {
     self.connection = connection
@@ -34,16 +36,19 @@ final class BatchWriter: @unchecked Sendable {
     newestExpired = try connection.prepare(
       "SELECT max(revision) FROM tombstones WHERE removed_at_ms < ?1")
     deleteExpired = try connection.prepare("DELETE FROM tombstones WHERE removed_at_ms < ?1")
+    appendValues = try connection.prepare("INSERT INTO value_log (changes) VALUES (?1)")
+    clearValueLog = try connection.prepare("DELETE FROM value_log")
   }
 
-  /// Writes the rows, raises the stored revision counter to
-  /// `lastRevision` and forgets tombstones removed before `cutoffMs`, all or
-  /// nothing.
+  /// Writes the rows and the value changes (one `value_log` row), raises
+  /// the stored revision counter to `lastRevision` and forgets tombstones
+  /// removed before `cutoffMs`, all or nothing.
   func commit(
-    _ writes: [String: PendingBatch.Write], lastRevision: UInt64,
+    _ writes: [String: PendingBatch.Write], loggedValues: [ValueChange], lastRevision: UInt64,
     expiringRemovalsBefore cutoffMs: Int64
   ) throws(SQLiteError) {
     try connection.transaction { () throws(SQLiteError) in
+      if !loggedValues.isEmpty { try appendValues.run([.blob(ValueLog.encode(loggedValues))]) }
       for (id, write) in writes {
         switch write {
         case .upsert(let widget, let clearsTombstone):
@@ -62,6 +67,21 @@ final class BatchWriter: @unchecked Sendable {
       }
       try raiseState.run([.text("last_revision"), .integer(Int64(bitPattern: lastRevision))])
       try expireTombstones(removedBefore: cutoffMs)
+    }
+  }
+
+  /// Folds the value log into the widget rows: writes `widgets`, the
+  /// current state of every widget the log touched, and empties the log,
+  /// all or nothing.
+  func compact(_ widgets: some Sequence<Widget>) throws(SQLiteError) {
+    try connection.transaction { () throws(SQLiteError) in
+      for widget in widgets {
+        try upsertWidget.run([
+          .text(widget.id), .integer(Int64(bitPattern: widget.revision)),
+          .blob(WidgetWire.encodeWidget(widget)),
+        ])
+      }
+      try clearValueLog.run()
     }
   }
 

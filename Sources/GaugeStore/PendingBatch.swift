@@ -5,9 +5,9 @@ import GaugeDomain
 /// times is written once) and the highest revision handed out.
 ///
 /// Value-only changes are kept apart, latest per widget, and laid over the
-/// rest by revision in `resolvedWrites`: a value change applies to whatever
-/// structure its widget had at that revision, so folding them separately
-/// gives the same result as folding everything in order.
+/// rest by revision in `rows`: a value change applies to whatever structure
+/// its widget had at that revision, so folding them separately gives the
+/// same result as folding everything in order.
 struct PendingBatch: Sendable {
   enum Write: Sendable, Equatable {
     /// `clearsTombstone`: the id was removed earlier (in this batch or on
@@ -17,7 +17,7 @@ struct PendingBatch: Sendable {
   }
 
   private(set) var writes: [String: Write]
-  private(set) var values: [String: ValueChange] = [:]
+  private(set) var values: [String: ValueChange]
   /// The highest revision among the changes.
   private(set) var lastRevision: UInt64 = 0
   /// Where the last folded widget sits; an insertion can move every
@@ -36,6 +36,7 @@ struct PendingBatch: Sendable {
   /// batch as large as the last one grows without rehashing.
   init(capacity: Int = 0) {
     writes = Dictionary(minimumCapacity: capacity)
+    values = Dictionary(minimumCapacity: capacity)
   }
 
   mutating func add(_ change: WidgetChange, removedAtMs: Int64?) {
@@ -64,25 +65,28 @@ struct PendingBatch: Sendable {
     changeCount += 1
   }
 
-  /// The rows to write: each widget's latest state. `base` gives a
-  /// widget's state before this batch, for value changes to widgets the
-  /// batch holds no other change for.
-  func resolvedWrites(base: (String) -> Widget?) -> [String: Write] {
+  /// What a commit writes: widget rows for the widgets with other changes
+  /// (a later value laid over them), and the value changes of the rest,
+  /// latest per widget, for the value log.
+  func rows() -> (writes: [String: Write], loggedValues: [ValueChange]) {
+    // The producers' case: values only, nothing to match them with.
+    if writes.isEmpty { return (writes, Array(values.values)) }
     var resolved = writes
+    var logged: [ValueChange] = []
+    logged.reserveCapacity(values.count)
     for (id, change) in values {
-      switch resolved[id] {
-      case .upsert(let widget, let clears)? where widget.revision < change.revision:
-        resolved[id] = .upsert(change.applied(to: widget), clearsTombstone: clears)
-      case nil:
-        if let widget = base(id), widget.revision < change.revision {
-          resolved[id] = .upsert(change.applied(to: widget), clearsTombstone: false)
-        }
-      default:
-        // A later upsert or removal supersedes the value.
-        break
+      guard let index = resolved.index(forKey: id) else {
+        logged.append(change)
+        continue
+      }
+      // An upsert or removal after the value supersedes it.
+      if case .upsert(let widget, let clears) = resolved.values[index],
+        widget.revision < change.revision
+      {
+        resolved.values[index] = .upsert(change.applied(to: widget), clearsTombstone: clears)
       }
     }
-    return resolved
+    return (resolved, logged)
   }
 
   /// Lays a later batch over this one, for retrying a failed commit

@@ -74,8 +74,11 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
     self.directory = directory
     self.connection = connection
 
+    let replayed = stored.valueLogRows > 0 ? stored.replayedIDs : nil
     do {
-      let thread = try PosixThread.spawn(name: "gauge-store") { [self] in runWriter(writer) }
+      let thread = try PosixThread.spawn(name: "gauge-store") { [self, replayed] in
+        runWriter(writer, replayed: replayed)
+      }
       writerThread.withLock { $0 = thread }
     } catch {
       throw StoreError("cannot start the store's writer thread: \(error)")
@@ -127,7 +130,9 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
 
   // MARK: - The writer thread
 
-  private func runWriter(_ writer: BatchWriter) {
+  /// `replayed`: the widgets a value log left at start changed, when
+  /// there was a log to fold.
+  private func runWriter(_ writer: BatchWriter, replayed: Set<String>?) {
     if options.durability == .relaxed {
       // Nothing waits for a relaxed commit, while producers wait for the
       // event loops: when the cores are busy the loops go first, and the
@@ -140,10 +145,8 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
     var retryDelayMs = 0
     var failuresWhileClosing = 0
     var lastBatchWidth = 0
-    // What the file holds, for value changes to lay over: they carry only
-    // the value, revision and time.
-    var stored = [String: Widget](minimumCapacity: loadedTable.count)
-    for widget in loadedTable.widgets { stored[widget.id] = widget }
+    var compactor = ValueLogCompactor(widgets: loadedTable.widgets)
+    if let replayed { compactor.replayed(replayed, now: WakeSignal.nowNanoseconds()) }
     while true {
       let closing = waitForWork(carrying: carried != nil)
       if !closing {
@@ -169,30 +172,33 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
       }
       if batch.isEmpty {
         // Only when closing: everything is in the file.
-        finish(writer)
+        finish(writer, compactor: &compactor)
         return
       }
       do {
         let cutoffMs = options.clock() / 1000 - options.tombstoneRetentionMs
-        let writes = batch.resolvedWrites { stored[$0] }
+        let (writes, logged) = batch.rows()
         try writer.commit(
-          writes, lastRevision: batch.lastRevision, expiringRemovalsBefore: cutoffMs)
+          writes, loggedValues: logged, lastRevision: batch.lastRevision,
+          expiringRemovalsBefore: cutoffMs)
+        let now = WakeSignal.nowNanoseconds()
+        compactor.committed(writes, loggedValues: logged, now: now)
         var rows = (widgets: 0, removals: 0)
-        for (id, write) in writes {
-          switch write {
-          case .upsert(let widget, _):
-            stored[id] = widget
-            rows.widgets += 1
-          case .remove:
-            stored[id] = nil
-            rows.removals += 1
-          }
+        for write in writes.values {
+          if case .upsert = write { rows.widgets += 1 } else { rows.removals += 1 }
+        }
+        var compacted = false
+        if compactor.isDue(now: now) {
+          // Left in place on failure: the log is replayed at start anyway.
+          compacted = (try? compactor.compact(with: writer)) != nil
         }
         let released = queue.withLock { queue in
           queue.statistics.commits += 1
           queue.statistics.changesCommitted += batch.changeCount
           queue.statistics.widgetRowsWritten += rows.widgets
           queue.statistics.removalsWritten += rows.removals
+          queue.statistics.valuesLogged += logged.count
+          if compacted { queue.statistics.compactions += 1 }
           let released = queue.commitSucceeded(through: through)
           blocked.store(queue.blocker != nil, ordering: .releasing)
           return released
@@ -259,8 +265,9 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
     UInt64(max(milliseconds, 0)) * 1_000_000
   }
 
-  private func finish(_ writer: BatchWriter) {
+  private func finish(_ writer: BatchWriter, compactor: inout ValueLogCompactor) {
     do {
+      try compactor.compact(with: writer)
       try writer.markShutdown(clean: true)
     } catch {
       let failure = StoreError("cannot mark \(databasePath) as cleanly closed: \(error)")

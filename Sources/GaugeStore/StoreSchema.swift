@@ -34,7 +34,10 @@ enum StoreSchema {
       INSERT INTO state (key, value)
       VALUES ('last_revision', 0), ('horizon', 0), ('clean_shutdown', 1)
       """,
-    ]
+    ],
+    // Value-only changes, one packed row per commit (see `ValueLog`),
+    // folded into `widgets` by compaction and replayed at start.
+    ["CREATE TABLE value_log (seq INTEGER PRIMARY KEY, changes BLOB NOT NULL)"],
   ]
 
   static var currentVersion: Int { migrations.count }

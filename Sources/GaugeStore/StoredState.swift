@@ -10,6 +10,11 @@ struct StoredState {
   /// False when the last gauged to open the file did not close it: it may
   /// have handed out revisions that never reached the file.
   var cleanShutdown = true
+  /// Widgets whose rows the value log changed: `widgets` holds them with
+  /// the log applied, and they are due for compaction.
+  var replayedIDs: Set<String> = []
+  /// Rows the value log held: compaction is due when there were any.
+  var valueLogRows = 0
 
   static func load(from connection: SQLiteConnection) throws(StoreError) -> StoredState {
     do {
@@ -29,6 +34,7 @@ struct StoredState {
     while try widgets.step() {
       state.widgets.append(try widgets.withBlob(0, WidgetWire.decodeWidget))
     }
+    try replayValueLog(connection, into: &state)
     let tombstones = try connection.prepare(
       "SELECT id, revision, removed_at_ms FROM tombstones ORDER BY revision")
     while try tombstones.step() {
@@ -48,6 +54,32 @@ struct StoredState {
       }
     }
     return state
+  }
+
+  /// Lays the value log over the widget rows in commit order. A change
+  /// older than its row (a later put, or a compaction that already
+  /// included it) is skipped, as is one for a widget since removed.
+  private static func replayValueLog(_ connection: SQLiteConnection, into state: inout StoredState)
+    throws
+  {
+    let log = try connection.prepare("SELECT changes FROM value_log ORDER BY seq")
+    var positions: [String: Int] = [:]
+    while try log.step() {
+      state.valueLogRows += 1
+      if positions.isEmpty {
+        for (position, widget) in state.widgets.enumerated() { positions[widget.id] = position }
+      }
+      let changes = try log.withBlob(0) { bytes throws(ValueLog.Malformed) in
+        try ValueLog.decode(bytes)
+      }
+      for change in changes {
+        guard let position = positions[change.id],
+          state.widgets[position].revision < change.revision
+        else { continue }
+        state.widgets[position] = change.applied(to: state.widgets[position])
+        state.replayedIDs.insert(change.id)
+      }
+    }
   }
 
   /// The table gauged serves from: tombstones older than the retention are

@@ -120,6 +120,10 @@ public struct StoreStatistics: Sendable, Equatable {
   public var changesCommitted = 0
   public var widgetRowsWritten = 0
   public var removalsWritten = 0
+  /// Value-only changes written to the value log, and how many times the
+  /// log was folded into the widget rows.
+  public var valuesLogged = 0
+  public var compactions = 0
 
   public init() {}
 }

@@ -78,15 +78,15 @@ extension PendingBatchTests {
     ValueChange(id: id, value: value, revision: revision, updatedAtMs: Int64(revision))
   }
 
-  @Test func valueChangesLayOverTheWidgetAsTheFileHoldsIt() {
+  @Test func valueChangesForWidgetsWithNoOtherChangeGoToTheLogLatestFirst() {
     var batch = PendingBatch()
     batch.addValue(value("a", 5, revision: 8))
     batch.addValue(value("a", 6, revision: 9))
     #expect(batch.changeCount == 2)
     #expect(batch.lastRevision == 9)
-    let stored = widget("a", revision: 3, value: 1)
-    let writes = batch.resolvedWrites { $0 == "a" ? stored : nil }
-    #expect(writes == ["a": .upsert(widget("a", revision: 9, value: 6), clearsTombstone: false)])
+    let rows = batch.rows()
+    #expect(rows.writes.isEmpty)
+    #expect(rows.loggedValues == [value("a", 6, revision: 9)])
   }
 
   @Test func valueChangesOrderWithOtherChangesByRevision() {
@@ -100,11 +100,12 @@ extension PendingBatchTests {
     // Before a removal: the removal wins.
     batch.addValue(value("c", 3, revision: 6))
     batch.add(.removed(id: "c", revision: 7), removedAtMs: 70)
-    // For a widget the file does not know: nothing to lay it over.
+    // For a widget with no other change: logged.
     batch.addValue(value("d", 3, revision: 8))
-    let writes = batch.resolvedWrites { _ in nil }
+    let rows = batch.rows()
+    #expect(rows.loggedValues == [value("d", 3, revision: 8)])
     #expect(
-      writes == [
+      rows.writes == [
         "a": .upsert(widget("a", revision: 3, value: 7), clearsTombstone: false),
         "b": .upsert(widget("b", revision: 5, value: 9), clearsTombstone: true),
         "c": .remove(Tombstone(id: "c", revision: 7, removedAtMs: 70)),
@@ -119,9 +120,8 @@ extension PendingBatchTests {
     later.addValue(value("a", 3, revision: 3))
     failed.absorb(later)
     failed.addValue(value("b", 4, revision: 4))
-    let writes = failed.resolvedWrites { widget($0, revision: 0) }
-    #expect(writes["a"] == .upsert(widget("a", revision: 3, value: 3), clearsTombstone: false))
-    #expect(writes["b"] == .upsert(widget("b", revision: 4, value: 4), clearsTombstone: false))
+    let logged = failed.rows().loggedValues.sorted { $0.id < $1.id }
+    #expect(logged == [value("a", 3, revision: 3), value("b", 4, revision: 4)])
     #expect(failed.changeCount == 4)
   }
 }

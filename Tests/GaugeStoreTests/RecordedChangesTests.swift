@@ -56,8 +56,7 @@ import Testing
     #expect(batch.changeCount == 6)
     var expected = widget("a", revision: 6)
     expected.content.template = .gauge(Gauge(value: 60, minValue: 0, maxValue: 1e9))
-    #expect(
-      batch.resolvedWrites { _ in nil } == ["a": .upsert(expected, clearsTombstone: true)])
+    #expect(batch.rows().writes == ["a": .upsert(expected, clearsTombstone: true)])
   }
 
   @Test func nothingRecordedIsEmpty() {

@@ -23,10 +23,10 @@ import Testing
     let persistence = try SQLiteWidgetPersistence(directory: directory.file("a/b"))
     try persistence.close()
     let nested = TemporaryDirectory.existing(directory.file("a/b"))
-    #expect(try rows("SELECT version FROM schema_version", in: nested) == [["1"]])
+    #expect(try rows("SELECT version FROM schema_version", in: nested) == [["2"]])
     #expect(
       try rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", in: nested)
-        == [["schema_version"], ["state"], ["tombstones"], ["widgets"]])
+        == [["schema_version"], ["state"], ["tombstones"], ["value_log"], ["widgets"]])
     #expect(try rows("PRAGMA journal_mode", in: nested) == [["wal"]])
     #expect(
       try rows("SELECT key, value FROM state ORDER BY key", in: nested)
@@ -41,7 +41,7 @@ import Testing
     #expect(try StoreSchema.migrate(connection) == 0)
     #expect(try StoreSchema.migrate(connection) == StoreSchema.currentVersion)
     connection.close()
-    #expect(try rows("SELECT version FROM schema_version", in: directory) == [["1"]])
+    #expect(try rows("SELECT version FROM schema_version", in: directory) == [["2"]])
   }
 
   @Test func aFileFromANewerGaugedIsRefusedUntouched() throws {
@@ -53,7 +53,7 @@ import Testing
     connection.close()
     let error = openError(directory.path)
     #expect(
-      error?.message.hasSuffix("has schema version 99; this gauged knows versions up to 1") == true)
+      error?.message.hasSuffix("has schema version 99; this gauged knows versions up to 2") == true)
     #expect(try rows("SELECT version FROM schema_version", in: directory) == [["99"]])
   }
 
@@ -110,5 +110,27 @@ import Testing
         + "(\(directory.file("gauged.lock")) is locked)")
     try first.close()
     #expect(openError(directory.path) == nil)
+  }
+}
+
+extension StoreOpeningTests {
+  @Test func aVersionOneFileGainsTheValueLogAndKeepsItsWidgets() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let clock = ManualClock()
+    let first = try OpenedStore(directory, clock: clock)
+    let put = try first.put("w", 3)
+    try first.persistence.close()
+    // The file as the gauged before the value log left it.
+    let connection = try SQLiteConnection(path: directory.file(DataDirectory.databaseFileName))
+    try connection.execute("DROP TABLE value_log")
+    try connection.execute("UPDATE schema_version SET version = 1")
+    connection.close()
+
+    let reopened = try OpenedStore(directory, clock: clock)
+    #expect(try reopened.store.get(id: "w") == put)
+    try reopened.persistence.close()
+    #expect(try rows("SELECT version FROM schema_version", in: directory) == [["2"]])
+    #expect(try rows("SELECT count(*) FROM value_log", in: directory) == [["0"]])
   }
 }

@@ -1,0 +1,88 @@
+import GaugeDomain
+
+/// The writer thread's view of what the file holds, kept so the value log
+/// can be folded into the widget rows: the log is cheap to append (one row
+/// per commit) but grows, and compaction rewrites each widget it touched
+/// once, however many values it logged.
+///
+/// Compaction runs when the log holds `maxLoggedValues` changes or is
+/// `intervalNs` old, and when the store closes; a failed compaction leaves
+/// the log in place (it is still replayed at start) and is retried later.
+struct ValueLogCompactor {
+  /// Every widget as its last row write left it (the log not applied).
+  private var stored: [String: Widget]
+  /// The latest logged value per widget since the last compaction: one
+  /// hash per logged value, and the widgets compaction rewrites.
+  private var logged: [String: ValueChange] = [:]
+  /// Widgets the log changed before this process opened the file, as
+  /// `stored` holds them already.
+  private var replayed: Set<String> = []
+  private var loggedValues = 0
+  private var logStartedNs: UInt64?
+  let maxLoggedValues: Int
+  let intervalNs: UInt64
+
+  init(widgets: [Widget], maxLoggedValues: Int = 262_144, intervalNs: UInt64 = 1_000_000_000) {
+    stored = Dictionary(minimumCapacity: widgets.count)
+    for widget in widgets { stored[widget.id] = widget }
+    self.maxLoggedValues = maxLoggedValues
+    self.intervalNs = intervalNs
+  }
+
+  var hasLog: Bool { logStartedNs != nil }
+
+  /// Notes a successful commit of these rows and logged values.
+  mutating func committed(
+    _ writes: [String: PendingBatch.Write], loggedValues changes: [ValueChange], now: UInt64
+  ) {
+    for (id, write) in writes {
+      switch write {
+      case .upsert(let widget, _): stored[id] = widget
+      case .remove: stored[id] = nil
+      }
+    }
+    guard !changes.isEmpty else { return }
+    for change in changes {
+      if let index = logged.index(forKey: change.id) {
+        if logged.values[index].revision < change.revision { logged.values[index] = change }
+      } else {
+        logged[change.id] = change
+      }
+    }
+    loggedValues += changes.count
+    if logStartedNs == nil { logStartedNs = now }
+  }
+
+  /// Marks widgets whose rows the log already changed when the store
+  /// opened (`StoredState.replayedIDs`), so the first compaction writes them.
+  mutating func replayed(_ ids: Set<String>, now: UInt64) {
+    replayed.formUnion(ids)
+    logStartedNs = now
+  }
+
+  func isDue(now: UInt64) -> Bool {
+    guard let started = logStartedNs else { return false }
+    return loggedValues >= maxLoggedValues || now &- started >= intervalNs
+  }
+
+  /// Folds the log into the widget rows. A logged value older than its
+  /// widget's row (a later put, or a removal) is dropped.
+  mutating func compact(with writer: BatchWriter) throws(SQLiteError) {
+    guard hasLog else { return }
+    var widgets: [Widget] = []
+    widgets.reserveCapacity(logged.count + replayed.count)
+    for id in replayed where logged[id] == nil {
+      if let widget = stored[id] { widgets.append(widget) }
+    }
+    for (id, change) in logged {
+      guard let widget = stored[id], widget.revision < change.revision else { continue }
+      widgets.append(change.applied(to: widget))
+    }
+    try writer.compact(widgets)
+    for widget in widgets { stored[widget.id] = widget }
+    logged.removeAll(keepingCapacity: true)
+    replayed.removeAll()
+    loggedValues = 0
+    logStartedNs = nil
+  }
+}
