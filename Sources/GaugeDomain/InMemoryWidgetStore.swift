@@ -112,18 +112,18 @@ public final class InMemoryWidgetStore: WidgetStore {
       if let blocker = persistence?.writeBlocker { throw blocker }
       let now = clock()
       let change = try transition(&table, now)
-      if let persistence {
-        switch change {
-        case .removed:
-          persistence.record(change, removedAtMs: now)
-        case .upserted(let widget, _) where valueOnly:
-          persistence.recordValue(
-            ValueChange(
-              id: widget.id, value: widget.content.templateValue, revision: widget.revision,
-              updatedAtMs: widget.updatedAtMs))
-        case .upserted:
-          persistence.record(change, removedAtMs: nil)
-        }
+      // Optional chaining, not `if let`: binding copies the existential
+      // (a retain and release per change on the producers' path).
+      switch change {
+      case .removed:
+        persistence?.record(change, removedAtMs: now)
+      case .upserted(let widget, _) where valueOnly:
+        persistence?.recordValue(
+          ValueChange(
+            id: widget.id, value: widget.content.templateValue, revision: widget.revision,
+            updatedAtMs: widget.updatedAtMs))
+      case .upserted:
+        persistence?.record(change, removedAtMs: nil)
       }
       observer?(change)
       return change

@@ -2,7 +2,7 @@
 /// inside its critical section, in revision order, so an implementation
 /// sees exactly the sequence of states the memory table went through; it
 /// must only queue there (never wait on a disk).
-public protocol WidgetPersistence: Sendable {
+public protocol WidgetPersistence: AnyObject, Sendable {
   /// Queues a change for writing. `removedAtMs` is set for removals.
   func record(_ change: WidgetChange, removedAtMs: Int64?)
   /// Queues a change that set only a widget's value (the producers' hot

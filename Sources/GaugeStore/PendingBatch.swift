@@ -50,6 +50,11 @@ struct PendingBatch: Sendable {
     changeCount += 1
   }
 
+  /// Counts a value change the recorder replaced before folding it.
+  mutating func countReplacedValue() {
+    changeCount += 1
+  }
+
   /// Hashes only when the widget differs from the last value change's.
   mutating func addValue(_ change: ValueChange) {
     if let last = lastValue, last.id == change.id {

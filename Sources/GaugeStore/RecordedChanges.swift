@@ -40,6 +40,14 @@ struct RecordedChanges: Sendable {
   }
 
   mutating func appendValue(_ change: ValueChange) {
+    // A producer publishing one widget fast: replace, do not grow. Values
+    // fold latest-first anyway, and nothing else recorded can sit between
+    // the two (full changes keep their own list and order by revision).
+    if let last = recentValues.indices.last, recentValues[last].id == change.id {
+      recentValues[last] = change
+      folded.countReplacedValue()
+      return
+    }
     recentValues.append(change)
     if unfoldedCount >= foldThreshold { foldRecent() }
   }

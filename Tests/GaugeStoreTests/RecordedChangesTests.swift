@@ -59,6 +59,26 @@ import Testing
     #expect(batch.rows().writes == ["a": .upsert(expected, clearsTombstone: true)])
   }
 
+  @Test func repeatedValuesOfOneWidgetAreReplacedAroundItsOtherChanges() {
+    func value(_ id: String, _ revision: UInt64) -> ValueChange {
+      ValueChange(id: id, value: Double(revision), revision: revision, updatedAtMs: Int64(revision))
+    }
+    var changes = RecordedChanges()
+    changes.appendValue(value("a", 1))
+    changes.append(.upserted(widget("a", revision: 2), created: false), removedAtMs: nil)
+    changes.appendValue(value("a", 3))
+    changes.appendValue(value("b", 4))
+    changes.appendValue(value("a", 5))
+    changes.appendValue(value("a", 6))
+    #expect(changes.unfoldedCount == 4)
+    let batch = changes.batch()
+    #expect(batch.changeCount == 6)
+    #expect(batch.lastRevision == 6)
+    let rows = batch.rows()
+    #expect(rows.writes == ["a": .upsert(widget("a", revision: 6), clearsTombstone: false)])
+    #expect(rows.loggedValues == [value("b", 4)])
+  }
+
   @Test func nothingRecordedIsEmpty() {
     var changes = RecordedChanges()
     #expect(changes.isEmpty)
