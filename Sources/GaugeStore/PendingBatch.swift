@@ -17,13 +17,16 @@ struct PendingBatch: Sendable {
   }
 
   private(set) var writes: [String: Write]
-  private(set) var values: [String: ValueChange]
+  /// In recorded order, unmerged: the value log takes them as they are
+  /// (replay keeps the latest), which spares a hash per change; merged
+  /// only past `maxValueChanges`, to keep the batch bounded by widgets.
+  private(set) var values: [ValueChange]
+  static let maxValueChanges = 65_536
   /// The highest revision among the changes.
   private(set) var lastRevision: UInt64 = 0
   /// Where the last folded widget sits; an insertion can move every
   /// entry, so only an in-place replacement keeps it.
   private var lastFolded: (id: String, index: Dictionary<String, Write>.Index)?
-  private var lastValue: (id: String, index: Dictionary<String, ValueChange>.Index)?
   /// How many changes were folded in.
   private(set) var changeCount = 0
 
@@ -36,7 +39,8 @@ struct PendingBatch: Sendable {
   /// batch as large as the last one grows without rehashing.
   init(capacity: Int = 0) {
     writes = Dictionary(minimumCapacity: capacity)
-    values = Dictionary(minimumCapacity: capacity)
+    values = []
+    values.reserveCapacity(min(capacity, Self.maxValueChanges))
   }
 
   mutating func add(_ change: WidgetChange, removedAtMs: Int64?) {
@@ -55,32 +59,37 @@ struct PendingBatch: Sendable {
     changeCount += 1
   }
 
-  /// Hashes only when the widget differs from the last value change's.
   mutating func addValue(_ change: ValueChange) {
-    if let last = lastValue, last.id == change.id {
-      values.values[last.index] = change
-    } else if let index = values.index(forKey: change.id) {
-      values.values[index] = change
-      lastValue = (change.id, index)
+    if let last = values.indices.last, values[last].id == change.id {
+      values[last] = change
     } else {
-      values[change.id] = change
-      lastValue = values.index(forKey: change.id).map { (change.id, $0) }
+      values.append(change)
+      if values.count > Self.maxValueChanges { mergeValues() }
     }
     lastRevision = max(lastRevision, change.revision)
     changeCount += 1
   }
 
+  /// Keeps the latest value change per widget, in revision order.
+  private mutating func mergeValues() {
+    var latest: [String: ValueChange] = [:]
+    for change in values where change.revision > (latest[change.id]?.revision ?? 0) {
+      latest[change.id] = change
+    }
+    values = latest.values.sorted { $0.revision < $1.revision }
+  }
+
   /// What a commit writes: widget rows for the widgets with other changes
-  /// (a later value laid over them), and the value changes of the rest,
-  /// latest per widget, for the value log.
+  /// (a later value laid over them), and the value changes of the rest, in
+  /// recorded order, for the value log.
   func rows() -> (writes: [String: Write], loggedValues: [ValueChange]) {
     // The producers' case: values only, nothing to match them with.
-    if writes.isEmpty { return (writes, Array(values.values)) }
+    if writes.isEmpty { return (writes, values) }
     var resolved = writes
     var logged: [ValueChange] = []
     logged.reserveCapacity(values.count)
-    for (id, change) in values {
-      guard let index = resolved.index(forKey: id) else {
+    for change in values {
+      guard let index = resolved.index(forKey: change.id) else {
         logged.append(change)
         continue
       }
@@ -98,10 +107,8 @@ struct PendingBatch: Sendable {
   /// together with what arrived since.
   mutating func absorb(_ later: PendingBatch) {
     for (id, write) in later.writes { fold(write, id: id) }
-    for change in later.values.values where change.revision > (values[change.id]?.revision ?? 0) {
-      values[change.id] = change
-    }
-    lastValue = nil
+    values.append(contentsOf: later.values)
+    if values.count > Self.maxValueChanges { mergeValues() }
     lastRevision = max(lastRevision, later.lastRevision)
     changeCount += later.changeCount
   }

@@ -120,8 +120,28 @@ extension PendingBatchTests {
     later.addValue(value("a", 3, revision: 3))
     failed.absorb(later)
     failed.addValue(value("b", 4, revision: 4))
-    let logged = failed.rows().loggedValues.sorted { $0.id < $1.id }
-    #expect(logged == [value("a", 3, revision: 3), value("b", 4, revision: 4)])
+    // Logged in recorded order; replay and compaction keep the latest.
+    let logged = failed.rows().loggedValues
+    #expect(logged.map(\.revision) == [1, 2, 3, 4])
+    let latest = Dictionary(logged.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+    #expect(latest == ["a": value("a", 3, revision: 3), "b": value("b", 4, revision: 4)])
     #expect(failed.changeCount == 4)
+  }
+}
+
+extension PendingBatchTests {
+  @Test func pastTheCapValueChangesAreMergedToTheLatestPerWidget() {
+    var batch = PendingBatch()
+    let widgets = 10
+    for revision in 1...(PendingBatch.maxValueChanges + 1) {
+      batch.addValue(
+        ValueChange(
+          id: "w\(revision % widgets)", value: Double(revision), revision: UInt64(revision),
+          updatedAtMs: 0))
+    }
+    #expect(batch.values.count <= widgets)
+    #expect(batch.values.map(\.revision) == batch.values.map(\.revision).sorted())
+    #expect(batch.values.last?.revision == UInt64(PendingBatch.maxValueChanges + 1))
+    #expect(batch.changeCount == PendingBatch.maxValueChanges + 1)
   }
 }
