@@ -14,12 +14,17 @@ public struct ValueChange: Sendable, Equatable {
     self.updatedAtMs = updatedAtMs
   }
 
+  /// Makes `widget`, in its state before, what the change left it.
+  public func apply(to widget: inout Widget) {
+    widget.content.templateValue = value
+    widget.revision = revision
+    widget.updatedAtMs = updatedAtMs
+  }
+
   /// The widget as the change left it, given its state before.
   public func applied(to widget: Widget) -> Widget {
     var changed = widget
-    changed.content.templateValue = value
-    changed.revision = revision
-    changed.updatedAtMs = updatedAtMs
+    apply(to: &changed)
     return changed
   }
 }

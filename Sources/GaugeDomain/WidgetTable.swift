@@ -155,9 +155,8 @@ public struct WidgetTable: Sendable {
     }
     try Self.checkValue(value, for: widgetsByID.values[index].content.template)
     let revision = try nextRevision()
-    widgetsByID.values[index].content.templateValue = value
-    widgetsByID.values[index].revision = revision
-    widgetsByID.values[index].updatedAtMs = now
+    ValueChange(id: id, value: value, revision: revision, updatedAtMs: now)
+      .apply(to: &widgetsByID.values[index])
     lastRevision = revision
     return .upserted(widgetsByID.values[index], created: false)
   }

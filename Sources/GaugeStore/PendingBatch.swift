@@ -4,9 +4,9 @@ import GaugeDomain
 /// the latest state of each touched widget (a widget updated a thousand
 /// times is written once) and the highest revision handed out.
 ///
-/// Value-only changes are kept apart, latest per widget, and laid over the
+/// Value-only changes are kept apart, in recorded order, and laid over the
 /// rest by revision in `rows`: a value change applies to whatever structure
-/// its widget had at that revision, so folding them separately gives the
+/// its widget had at that revision, so keeping them separately gives the
 /// same result as folding everything in order.
 struct PendingBatch: Sendable {
   enum Write: Sendable, Equatable {
