@@ -119,7 +119,8 @@ let package = Package(
     .executableTarget(
       name: "gauged",
       dependencies: [
-        "GaugeService", "GRPCTransport", "GaugeDomain", "GRPCStandardServices", "GaugeStore",
+        "GaugeService", "GRPCTransport", "GaugeIO", "GaugeDomain", "GRPCStandardServices",
+        "GaugeStore",
       ],
       swiftSettings: strict
     ),

@@ -4,7 +4,7 @@ import Glibc
 let options: BenchOptions
 switch BenchOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .exit(let code, let message):
-  if code == 0 { Console.out(message) } else { Console.error(message) }
+  if code == 0 { LineConsole.out(message) } else { LineConsole.error(message) }
   exit(code)
 case .run(let parsed):
   options = parsed
@@ -16,10 +16,10 @@ let wantedDescriptors = max(options.connections, options.subscribers) + 1024
 do {
   let limit = try Syscall.raiseOpenFileLimit(to: max(wantedDescriptors, 65536))
   if limit < wantedDescriptors {
-    Console.error("gauge-bench: only \(limit) descriptors allowed, \(wantedDescriptors) wanted")
+    LineConsole.error("gauge-bench: only \(limit) descriptors allowed, \(wantedDescriptors) wanted")
   }
 } catch {
-  Console.error("gauge-bench: \(error)")
+  LineConsole.error("gauge-bench: \(error)")
 }
 
 func runScenario() throws(BenchFailure) -> JSONLine {
@@ -58,10 +58,10 @@ func runScenario() throws(BenchFailure) -> JSONLine {
 
 do {
   let line = try runScenario()
-  Console.out(line.description)
+  LineConsole.out(line.description)
   // Connections still open are the server's to drop; loop threads end with us.
   exit(0)
 } catch {
-  Console.error("gauge-bench \(options.scenario.rawValue): \(error)")
+  LineConsole.error("gauge-bench \(options.scenario.rawValue): \(error)")
   exit(1)
 }

@@ -17,15 +17,8 @@ let usage = """
     -h, --help         Print this help and exit.
   """
 
-/// One whole line straight to a descriptor: unbuffered, so a log reader
-/// sees it at once.
-func say(_ message: String, to fd: Int32 = 1) {
-  let line = Array((message + "\n").utf8)
-  _ = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-}
-
 func fail(_ message: String) -> Never {
-  say(message, to: 2)
+  LineConsole.error(message)
   exit(2)
 }
 
@@ -45,7 +38,7 @@ while let argument = arguments.popFirst() {
   }
   switch flag {
   case "-h", "--help":
-    say(usage)
+    LineConsole.out(usage)
     exit(0)
   case "--port":
     let text = value()
@@ -88,7 +81,7 @@ do {
   fail("gauged-interop-server: cannot serve on \(address): \(error)")
 }
 server.start()
-say("gauged-interop-server listening on \(server.localAddress)")
+LineConsole.out("gauged-interop-server listening on \(server.localAddress)")
 
 var received: Int32 = 0
 sigwait(&stopSignals, &received)

@@ -9,7 +9,7 @@ import Glibc
 let options: Options
 switch Options.parse(Array(CommandLine.arguments.dropFirst())) {
 case .exit(let code, let message):
-  if code == 0 { Console.out(message) } else { Console.error(message) }
+  if code == 0 { LineConsole.out(message) } else { LineConsole.error(message) }
   exit(code)
 case .run(let parsed):
   options = parsed
@@ -47,14 +47,14 @@ if options.memoryOnly {
       directory: options.dataDirectory,
       options: StoreOptions(
         durability: options.durability, flushIntervalMs: options.flushIntervalMs,
-        tombstoneRetentionMs: options.tombstoneRetentionMs, log: Console.error))
+        tombstoneRetentionMs: options.tombstoneRetentionMs, log: LineConsole.error))
     persistence = disk
     table = disk.loadedTable
     storeDescription =
       "store \(disk.databasePath), \(options.durability.rawValue), \(table.count) widgets, "
       + "revision \(table.lastRevision)"
   } catch {
-    Console.error("gauged: \(error)")
+    LineConsole.error("gauged: \(error)")
     exit(1)
   }
 }
@@ -75,7 +75,7 @@ func closeStore() -> Bool {
     try persistence?.close()
     return true
   } catch {
-    Console.error("gauged: \(error)")
+    LineConsole.error("gauged: \(error)")
     return false
   }
 }
@@ -86,22 +86,22 @@ do {
     address: try SocketAddress(parsing: options.listen), threads: threads,
     configuration: configuration, services: [widgets, health] + reflection)
 } catch {
-  Console.error("gauged: cannot serve on \(options.listen): \(error)")
+  LineConsole.error("gauged: cannot serve on \(options.listen): \(error)")
   _ = closeStore()
   exit(1)
 }
 server.start()
-Console.out(
+LineConsole.out(
   "gauged \(version) listening on \(server.localAddress) (\(threads) threads, \(storeDescription))")
 
 var received: Int32 = 0
 sigwait(&stopSignals, &received)
 server.shutdown(grace: options.shutdownGrace) {
   health.shutdown()
-  Console.error(
+  LineConsole.error(
     "gauged: signal \(received), refusing new calls; calls in flight have"
       + " \(DurationText.format(options.shutdownGrace)) to finish")
 }
-Console.error("gauged: stopped")
+LineConsole.error("gauged: stopped")
 // No request is served after this, so nothing can be recorded during the flush.
 exit(closeStore() ? 0 : 1)
