@@ -58,13 +58,8 @@ while let argument = arguments.popFirst() {
 }
 guard let port else { fail("--port is required\n\n\(usage)") }
 
-// Only the main thread's sigwait sees the stop signals (see gauged).
-var stopSignals = sigset_t()
-sigemptyset(&stopSignals)
-sigaddset(&stopSignals, SIGTERM)
-sigaddset(&stopSignals, SIGINT)
-pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-signal(SIGPIPE, SIG_IGN)
+// Before any loop thread exists (see StopSignals).
+let stopSignals = StopSignals.block()
 
 var configuration = ServerConfiguration()
 // Responses are compressed only where a request asks for it per message.
@@ -83,7 +78,6 @@ do {
 server.start()
 LineConsole.out("gauged-interop-server listening on \(server.localAddress)")
 
-var received: Int32 = 0
-sigwait(&stopSignals, &received)
+_ = stopSignals.wait()
 server.stop()
 exit(0)

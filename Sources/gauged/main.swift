@@ -15,14 +15,8 @@ case .run(let parsed):
   options = parsed
 }
 
-// Block the stop signals before any loop thread exists, so that every thread
-// inherits the mask and only the main thread's sigwait sees them.
-var stopSignals = sigset_t()
-sigemptyset(&stopSignals)
-sigaddset(&stopSignals, SIGTERM)
-sigaddset(&stopSignals, SIGINT)
-pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-signal(SIGPIPE, SIG_IGN)
+// Before any loop thread exists (see StopSignals).
+let stopSignals = StopSignals.block()
 // Past a file size limit (RLIMIT_FSIZE) a write should fail with EFBIG, which
 // the store reports as UNAVAILABLE, instead of killing the process.
 signal(SIGXFSZ, SIG_IGN)
@@ -94,8 +88,7 @@ server.start()
 LineConsole.out(
   "gauged \(version) listening on \(server.localAddress) (\(threads) threads, \(storeDescription))")
 
-var received: Int32 = 0
-sigwait(&stopSignals, &received)
+let received = stopSignals.wait()
 server.shutdown(grace: options.shutdownGrace) {
   health.shutdown()
   LineConsole.error(
