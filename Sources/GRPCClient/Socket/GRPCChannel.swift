@@ -19,8 +19,7 @@ public final class GRPCChannel: EventLoopHandler {
   /// What the connection's output callback and the flush hold (see
   /// `BackReference`).
   private let back: BackReference<GRPCChannel>
-  private var output: [UInt8] = []
-  private var outputOffset = 0
+  private var output = SocketOutput()
   private var flushScheduled = false
   private var wantsWritable = false
   private var closeAfterFlush = false
@@ -140,27 +139,16 @@ public final class GRPCChannel: EventLoopHandler {
   private func flush() {
     flushScheduled = false
     guard !isClosed else { return }
-    if !connection.drainOutput(into: &output) { closeAfterFlush = true }
-    while outputOffset < output.count {
-      let result: IOResult<Int>
-      do {
-        result = try output.withUnsafeBytes { bytes throws(IOError) in
-          try socket.write(UnsafeRawBufferPointer(rebasing: bytes[outputOffset...]))
-        }
-      } catch {
-        close(GRPCStatus(.unavailable, "connection to \(address) failed: \(error)"))
-        return
-      }
-      switch result {
-      case .processed(let count):
-        outputOffset += count
-      case .wouldBlock:
+    if !output.refill({ connection.drainOutput(into: &$0) }) { closeAfterFlush = true }
+    do {
+      guard try output.write(to: socket).drained else {
         setWritable(true)
         return
       }
+    } catch {
+      close(GRPCStatus(.unavailable, "connection to \(address) failed: \(error)"))
+      return
     }
-    output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
-    outputOffset = 0
     setWritable(false)
     if closeAfterFlush {
       close(GRPCStatus(.unavailable, "HTTP/2 protocol error on the connection to \(address)"))

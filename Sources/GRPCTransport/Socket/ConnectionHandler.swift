@@ -8,8 +8,7 @@ final class ConnectionHandler: EventLoopHandler {
   private let loop: EventLoop
   private let readBuffer: UnsafeMutableRawBufferPointer
   private var connection: GRPCServerConnection!
-  private var output: [UInt8] = []
-  private var outputOffset = 0
+  private var output = SocketOutput()
   private var flushScheduled = false
   private var wantsWritable = false
   private var closeAfterFlush = false
@@ -108,35 +107,26 @@ final class ConnectionHandler: EventLoopHandler {
     }
     var written = 0
     while true {
-      if output.count - outputOffset < Self.outputHighWater {
-        output.removeFirst(outputOffset)
-        outputOffset = 0
-        if !connection.drainOutput(into: &output, limit: Self.outputHighWater) {
-          closeAfterFlush = true
-        }
+      if output.pending < Self.outputHighWater,
+        !output.refill({ connection.drainOutput(into: &$0, limit: Self.outputHighWater) })
+      {
+        closeAfterFlush = true
       }
-      guard outputOffset < output.count else { break }
-      let result: IOResult<Int>
+      guard output.pending > 0 else { break }
+      let result: (written: Int, drained: Bool)
       do {
-        result = try output.withUnsafeBytes { bytes throws(IOError) in
-          try socket.write(UnsafeRawBufferPointer(rebasing: bytes[outputOffset...]))
-        }
+        result = try output.write(to: socket)
       } catch {
         close()
         return
       }
-      switch result {
-      case .processed(let count):
-        outputOffset += count
-        written += count
-      case .wouldBlock:
+      written += result.written
+      if !result.drained {
         setWritable(true)
-        connection.socketFlushed(bytesWritten: written, backlog: output.count - outputOffset)
+        connection.socketFlushed(bytesWritten: written, backlog: output.pending)
         return
       }
     }
-    output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
-    outputOffset = 0
     setWritable(false)
     connection.socketFlushed(bytesWritten: written, backlog: 0)
     if closeAfterFlush || !connection.isAlive { close() }
