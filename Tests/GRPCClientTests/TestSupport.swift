@@ -36,35 +36,6 @@ final class RecordingCallHandler: ClientCallHandler {
   var texts: [String] { messages.map { String(decoding: $0, as: UTF8.self) } }
 }
 
-/// The server half of a test: a handler that records and lets each method
-/// script its answer.
-final class ScriptedServerHandler: RPCHandler {
-  let call: ServerCall
-  var messages: [[UInt8]] = []
-  var ended = false
-  var cancelled: GRPCStatus?
-  var onMessage: ((ScriptedServerHandler, [UInt8]) -> Void)?
-  var onEnd: ((ScriptedServerHandler) -> Void)?
-
-  init(call: ServerCall) {
-    self.call = call
-  }
-
-  func receive(message: [UInt8]) {
-    messages.append(message)
-    onMessage?(self, message)
-  }
-
-  func receiveEnd() {
-    ended = true
-    onEnd?(self)
-  }
-
-  func cancel(_ reason: GRPCStatus) {
-    cancelled = reason
-  }
-}
-
 /// `test.Echo`, one method per call shape:
 /// - Echo (unary): answers the request, with `x-echo` and `authorization`
 ///   copied into the response headers and `x-raw-bin` into the trailers.
@@ -82,12 +53,12 @@ final class EchoService: GRPCService, @unchecked Sendable {
   // read it.
   let serviceName = "test.Echo"
   let methodNames = ["Echo", "Fail", "Count", "Repeat", "Chat", "Hold", "Large"]
-  var handlers: [ScriptedServerHandler] = []
+  var handlers: [RecordingHandler] = []
 
   static let failureDetails: [UInt8] = [8, 3, 0xFF, 0, 7]
 
   func makeHandler(method: String, call: ServerCall) -> RPCHandler? {
-    let handler = ScriptedServerHandler(call: call)
+    let handler = RecordingHandler(call: call)
     handlers.append(handler)
     switch method {
     case "Echo":

@@ -3,34 +3,6 @@ import Testing
 
 @testable import GRPCTransport
 
-/// Records what the transport tells a handler.
-final class RecordingHandler: RPCHandler {
-  let call: ServerCall
-  var messages: [[UInt8]] = []
-  var ended = false
-  var cancelled: GRPCStatus?
-  var onEnd: ((RecordingHandler) -> Void)?
-  var onMessage: ((RecordingHandler, [UInt8]) -> Void)?
-
-  init(call: ServerCall) {
-    self.call = call
-  }
-
-  func receive(message: [UInt8]) {
-    messages.append(message)
-    onMessage?(self, message)
-  }
-
-  func receiveEnd() {
-    ended = true
-    onEnd?(self)
-  }
-
-  func cancel(_ reason: GRPCStatus) {
-    cancelled = reason
-  }
-}
-
 /// `test.Echo`: Echo answers its request; Fail ends with the request text as
 /// the status message; Collect counts messages and holds the call open until
 /// the client half-closes; Hold never answers.
