@@ -60,12 +60,7 @@ struct PendingBatch: Sendable {
   }
 
   mutating func addValue(_ change: ValueChange) {
-    if let last = values.indices.last, values[last].id == change.id {
-      values[last] = change
-    } else {
-      values.append(change)
-      if values.count > Self.maxValueChanges { mergeValues() }
-    }
+    if values.appendCoalescing(change), values.count > Self.maxValueChanges { mergeValues() }
     lastRevision = max(lastRevision, change.revision)
     changeCount += 1
   }

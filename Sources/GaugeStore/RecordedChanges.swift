@@ -40,15 +40,10 @@ struct RecordedChanges: Sendable {
   }
 
   mutating func appendValue(_ change: ValueChange) {
-    // A producer publishing one widget fast: replace, do not grow. Values
-    // fold latest-first anyway, and nothing else recorded can sit between
-    // the two (full changes keep their own list and order by revision).
-    if let last = recentValues.indices.last, recentValues[last].id == change.id {
-      recentValues[last] = change
+    guard recentValues.appendCoalescing(change) else {
       folded.countReplacedValue()
       return
     }
-    recentValues.append(change)
     if unfoldedCount >= foldThreshold { foldRecent() }
   }
 
