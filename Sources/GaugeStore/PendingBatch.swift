@@ -21,7 +21,7 @@ struct PendingBatch: Sendable {
   /// (replay keeps the latest), which spares a hash per change; merged
   /// only past `maxValueChanges`, to keep the batch bounded by widgets.
   private(set) var values: [ValueChange]
-  static let maxValueChanges = 65_536
+  static let maxValueChanges = 262_144
   /// The highest revision among the changes.
   private(set) var lastRevision: UInt64 = 0
   /// Where the last folded widget sits; an insertion can move every
@@ -63,6 +63,27 @@ struct PendingBatch: Sendable {
     if values.appendCoalescing(change), values.count > Self.maxValueChanges { mergeValues() }
     lastRevision = max(lastRevision, change.revision)
     changeCount += 1
+  }
+
+  /// `addValue` for each of `changes`, in order; the first run of values
+  /// is adopted as it is, without copying it.
+  mutating func addValues(_ changes: [ValueChange]) {
+    guard values.isEmpty, !changes.isEmpty else {
+      for change in changes { addValue(change) }
+      return
+    }
+    values = changes
+    for change in changes { lastRevision = max(lastRevision, change.revision) }
+    changeCount += changes.count
+    if values.count > Self.maxValueChanges { mergeValues() }
+  }
+
+  /// Hands the value changes' buffer back, emptied, for recording reuse.
+  mutating func takeValueBuffer() -> [ValueChange] {
+    var buffer: [ValueChange] = []
+    swap(&buffer, &values)
+    buffer.removeAll(keepingCapacity: true)
+    return buffer
   }
 
   /// Keeps the latest value change per widget, in revision order.

@@ -21,12 +21,14 @@ struct RecordedChanges: Sendable {
     var removedAtMs: Int64?
   }
 
-  init(foldThreshold: Int = 65_536, expectedCount: Int = 0) {
+  /// `spareValues`: an emptied buffer from an earlier batch, so recording
+  /// reuses its capacity instead of growing a new one on the event loop.
+  init(foldThreshold: Int = 262_144, spareValues: [ValueChange] = []) {
     self.foldThreshold = max(foldThreshold, 1)
     folded = PendingBatch()
     recent = []
-    recentValues = []
-    recentValues.reserveCapacity(min(expectedCount, self.foldThreshold))
+    recentValues = spareValues
+    recentValues.removeAll(keepingCapacity: true)
   }
 
   var isEmpty: Bool { recent.isEmpty && recentValues.isEmpty && folded.isEmpty }
@@ -57,8 +59,13 @@ struct RecordedChanges: Sendable {
 
   private mutating func foldRecent() {
     for recorded in recent { folded.add(recorded.change, removedAtMs: recorded.removedAtMs) }
-    for change in recentValues { folded.addValue(change) }
     recent.removeAll(keepingCapacity: true)
-    recentValues.removeAll(keepingCapacity: true)
+    folded.addValues(take(&recentValues))
+  }
+
+  private func take(_ values: inout [ValueChange]) -> [ValueChange] {
+    var taken: [ValueChange] = []
+    swap(&taken, &values)
+    return taken
   }
 }

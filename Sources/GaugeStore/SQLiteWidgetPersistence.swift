@@ -43,6 +43,10 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
       connection = try SQLiteConnection(path: databasePath)
       journalMode = try connection.pragma("PRAGMA journal_mode = WAL")
       try connection.execute("PRAGMA synchronous = FULL")
+      // Compaction rewrites every widget the log touched; a cache that
+      // holds the widget table (a limit, not an allocation) spares reading
+      // its pages back for each compaction.
+      try connection.execute("PRAGMA cache_size = -65536")
     } catch {
       throw StoreError("cannot open \(databasePath): \(error)")
     }
@@ -145,6 +149,9 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
     var retryDelayMs = 0
     var failuresWhileClosing = 0
     var lastBatchWidth = 0
+    // The last batch's value buffer, emptied: recording into a buffer
+    // that already has the capacity spares the event loops its growth.
+    var spareValues: [ValueChange] = []
     var compactor = ValueLogCompactor(widgets: loadedTable.widgets)
     if let replayed { compactor.replayed(replayed, now: WakeSignal.nowNanoseconds()) }
     while true {
@@ -160,15 +167,15 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
         }
       }
       let (changes, through, isClosing) = queue.withLock { queue in
-        let (changes, through) = queue.take()
+        let (changes, through) = queue.take(spareValues: spareValues)
         return (changes, through, queue.closing)
       }
-      let taken = changes.batch(expectedWidgets: lastBatchWidth)
-      lastBatchWidth = taken.width
-      var batch = taken
-      if let earlier = carried {
+      spareValues = []
+      var batch = changes.batch(expectedWidgets: lastBatchWidth)
+      lastBatchWidth = batch.width
+      if var earlier = carried {
+        earlier.absorb(batch)
         batch = earlier
-        batch.absorb(taken)
       }
       if batch.isEmpty {
         // Only when closing: everything is in the file.
@@ -233,6 +240,7 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
           }
         }
       }
+      if carried == nil { spareValues = batch.takeValueBuffer() }
     }
   }
 

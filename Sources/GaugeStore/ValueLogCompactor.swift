@@ -22,7 +22,13 @@ struct ValueLogCompactor {
   let maxLoggedValues: Int
   let intervalNs: UInt64
 
-  init(widgets: [Widget], maxLoggedValues: Int = 262_144, intervalNs: UInt64 = 1_000_000_000) {
+  /// `maxLoggedValues`: at most about 36 MB of log for a start to replay.
+  /// Each compaction rewrites every widget the log touched, so a producer
+  /// at a million values a second should not trigger one more than once
+  /// a second.
+  init(
+    widgets: [Widget], maxLoggedValues: Int = 1_048_576, intervalNs: UInt64 = 1_000_000_000
+  ) {
     stored = Dictionary(minimumCapacity: widgets.count)
     for widget in widgets { stored[widget.id] = widget }
     self.maxLoggedValues = maxLoggedValues

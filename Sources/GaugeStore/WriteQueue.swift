@@ -72,10 +72,12 @@ struct WriteQueue {
 
   /// Hands the pending changes to the writer, which folds them outside
   /// the lock; `through` is the count a successful commit of them reaches.
-  mutating func take() -> (changes: RecordedChanges, through: UInt64) {
+  /// `spareValues`: an emptied buffer the next changes are recorded into.
+  mutating func take(spareValues: [ValueChange] = []) -> (
+    changes: RecordedChanges, through: UInt64
+  ) {
     let taken = pending
-    pending = RecordedChanges(
-      foldThreshold: taken.foldThreshold, expectedCount: taken.unfoldedCount)
+    pending = RecordedChanges(foldThreshold: taken.foldThreshold, spareValues: spareValues)
     return (taken, recorded)
   }
 

@@ -130,6 +130,39 @@ extension PendingBatchTests {
 }
 
 extension PendingBatchTests {
+  @Test func valuesAddedAsARunMatchValuesAddedOneByOne() {
+    func value(_ id: String, _ revision: UInt64) -> ValueChange {
+      ValueChange(id: id, value: Double(revision), revision: revision, updatedAtMs: 0)
+    }
+    let first = [value("a", 1), value("b", 2)]
+    let second = [value("b", 3), value("c", 4), value("a", 5)]
+    var oneByOne = PendingBatch()
+    for change in first + second { oneByOne.addValue(change) }
+    var asRuns = PendingBatch()
+    asRuns.addValues(first)
+    asRuns.addValues(second)
+    #expect(asRuns.values == oneByOne.values)
+    #expect(asRuns.values == [value("a", 1), value("b", 3), value("c", 4), value("a", 5)])
+    #expect(asRuns.changeCount == 5)
+    #expect(asRuns.lastRevision == 5)
+  }
+
+  @Test func theValueBufferComesBackEmptyWithItsCapacity() {
+    var batch = PendingBatch()
+    var run: [ValueChange] = []
+    run.reserveCapacity(1000)
+    for revision in 1...10 {
+      run.append(
+        ValueChange(id: "w\(revision)", value: 0, revision: UInt64(revision), updatedAtMs: 0))
+    }
+    batch.addValues(run)
+    run = []
+    let buffer = batch.takeValueBuffer()
+    #expect(buffer.isEmpty)
+    #expect(buffer.capacity >= 1000)
+    #expect(batch.values.isEmpty)
+  }
+
   @Test func pastTheCapValueChangesAreMergedToTheLatestPerWidget() {
     var batch = PendingBatch()
     let widgets = 10
