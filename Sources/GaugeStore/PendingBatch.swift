@@ -20,8 +20,10 @@ struct PendingBatch: Sendable {
   /// In recorded order, unmerged: the value log takes them as they are
   /// (replay keeps the latest), which spares a hash per change; merged
   /// only past `maxValueChanges`, to keep the batch bounded by widgets.
+  /// That cap (about 40 MB) is four of the recorder's runs, so a writer
+  /// stalled by a slow disk for a while does not make the event loop merge.
   private(set) var values: [ValueChange]
-  static let maxValueChanges = 262_144
+  let maxValueChanges: Int
   /// The highest revision among the changes.
   private(set) var lastRevision: UInt64 = 0
   /// Where the last folded widget sits; an insertion can move every
@@ -37,10 +39,11 @@ struct PendingBatch: Sendable {
 
   /// `capacity`: how many widgets the batch is expected to touch, so a
   /// batch as large as the last one grows without rehashing.
-  init(capacity: Int = 0) {
+  init(capacity: Int = 0, maxValueChanges: Int = 1_048_576) {
+    self.maxValueChanges = maxValueChanges
     writes = Dictionary(minimumCapacity: capacity)
     values = []
-    values.reserveCapacity(min(capacity, Self.maxValueChanges))
+    values.reserveCapacity(min(capacity, maxValueChanges))
   }
 
   mutating func add(_ change: WidgetChange, removedAtMs: Int64?) {
@@ -60,7 +63,7 @@ struct PendingBatch: Sendable {
   }
 
   mutating func addValue(_ change: ValueChange) {
-    if values.appendCoalescing(change), values.count > Self.maxValueChanges { mergeValues() }
+    if values.appendCoalescing(change), values.count > maxValueChanges { mergeValues() }
     lastRevision = max(lastRevision, change.revision)
     changeCount += 1
   }
@@ -75,7 +78,7 @@ struct PendingBatch: Sendable {
     values = changes
     for change in changes { lastRevision = max(lastRevision, change.revision) }
     changeCount += changes.count
-    if values.count > Self.maxValueChanges { mergeValues() }
+    if values.count > maxValueChanges { mergeValues() }
   }
 
   /// Hands the value changes' buffer back, emptied, for recording reuse.
@@ -124,7 +127,7 @@ struct PendingBatch: Sendable {
   mutating func absorb(_ later: PendingBatch) {
     for (id, write) in later.writes { fold(write, id: id) }
     values.append(contentsOf: later.values)
-    if values.count > Self.maxValueChanges { mergeValues() }
+    if values.count > maxValueChanges { mergeValues() }
     lastRevision = max(lastRevision, later.lastRevision)
     changeCount += later.changeCount
   }

@@ -23,12 +23,12 @@ struct RecordedChanges: Sendable {
 
   /// `spareValues`: an emptied buffer from an earlier batch, so recording
   /// reuses its capacity instead of growing a new one on the event loop.
-  init(foldThreshold: Int = 262_144, spareValues: [ValueChange] = []) {
+  init(foldThreshold: Int = 262_144, spareValues: consuming [ValueChange] = []) {
     self.foldThreshold = max(foldThreshold, 1)
     folded = PendingBatch()
     recent = []
+    spareValues.removeAll(keepingCapacity: true)
     recentValues = spareValues
-    recentValues.removeAll(keepingCapacity: true)
   }
 
   var isEmpty: Bool { recent.isEmpty && recentValues.isEmpty && folded.isEmpty }

@@ -167,10 +167,9 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
         }
       }
       let (changes, through, isClosing) = queue.withLock { queue in
-        let (changes, through) = queue.take(spareValues: spareValues)
+        let (changes, through) = queue.take(spareValues: &spareValues)
         return (changes, through, queue.closing)
       }
-      spareValues = []
       var batch = changes.batch(expectedWidgets: lastBatchWidth)
       lastBatchWidth = batch.width
       if var earlier = carried {

@@ -73,11 +73,18 @@ struct WriteQueue {
   /// Hands the pending changes to the writer, which folds them outside
   /// the lock; `through` is the count a successful commit of them reaches.
   /// `spareValues`: an emptied buffer the next changes are recorded into.
-  mutating func take(spareValues: [ValueChange] = []) -> (
+  mutating func take() -> (changes: RecordedChanges, through: UInt64) {
+    var noSpare: [ValueChange] = []
+    return take(spareValues: &noSpare)
+  }
+
+  mutating func take(spareValues: inout [ValueChange]) -> (
     changes: RecordedChanges, through: UInt64
   ) {
+    var spare: [ValueChange] = []
+    swap(&spare, &spareValues)
     let taken = pending
-    pending = RecordedChanges(foldThreshold: taken.foldThreshold, spareValues: spareValues)
+    pending = RecordedChanges(foldThreshold: taken.foldThreshold, spareValues: spare)
     return (taken, recorded)
   }
 

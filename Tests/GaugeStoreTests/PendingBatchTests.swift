@@ -164,9 +164,9 @@ extension PendingBatchTests {
   }
 
   @Test func pastTheCapValueChangesAreMergedToTheLatestPerWidget() {
-    var batch = PendingBatch()
+    var batch = PendingBatch(maxValueChanges: 4096)
     let widgets = 10
-    for revision in 1...(PendingBatch.maxValueChanges + 1) {
+    for revision in 1...(batch.maxValueChanges + 1) {
       batch.addValue(
         ValueChange(
           id: "w\(revision % widgets)", value: Double(revision), revision: UInt64(revision),
@@ -174,7 +174,7 @@ extension PendingBatchTests {
     }
     #expect(batch.values.count <= widgets)
     #expect(batch.values.map(\.revision) == batch.values.map(\.revision).sorted())
-    #expect(batch.values.last?.revision == UInt64(PendingBatch.maxValueChanges + 1))
-    #expect(batch.changeCount == PendingBatch.maxValueChanges + 1)
+    #expect(batch.values.last?.revision == UInt64(batch.maxValueChanges + 1))
+    #expect(batch.changeCount == batch.maxValueChanges + 1)
   }
 }
