@@ -44,4 +44,131 @@ static inline int gauged_nghttp2_set_stream_reset_rate_limit(nghttp2_option *opt
   return 1;
 }
 
+/* A session allocator that lets the sessions of one event loop share one
+ * outbound frame buffer, and keeps the stream map on a page of its own.
+ *
+ * libnghttp2 1.52 gives each session a 16,394-byte frame buffer (one frame
+ * header, a pad byte and the largest payload) at creation, and a 4,096-byte
+ * stream map. The frame buffer only holds the frame being serialized inside
+ * nghttp2_session_mem_send, and the caller copies what mem_send returns
+ * before any other session on the loop sends, so one buffer per loop serves
+ * them all. The first allocation of exactly that size made while the session
+ * is being created gets the loop's buffer; its free is skipped.
+ *
+ * The stream map's table is all zero while no stream is open (with closed
+ * streams not kept); on its own page, that page can go back to the kernel
+ * (madvise) and reads as zeros afterwards. An idle connection then holds
+ * neither buffer. Both rely only on sizes: if a later libnghttp2 allocates
+ * differently, nothing is shared or trimmed and each session allocates as
+ * usual. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+enum {
+  GAUGED_NGHTTP2_FRAME_BUFFER_SIZE = 9 + 1 + 16384,
+  GAUGED_NGHTTP2_MAP_TABLE_SIZE = 4096,
+};
+
+typedef struct gauged_nghttp2_allocator {
+  nghttp2_mem mem;
+  /* The loop's frame buffer, owned by the loop (NULL: none to share). */
+  void *shared_frame_buffer;
+  /* Set while the session is being created. */
+  int creating;
+  /* The shared buffer was handed to this session and is still its own. */
+  int holds_shared_buffer;
+  /* The page-aligned stream map table, while the session uses it. */
+  void *map_table;
+} gauged_nghttp2_allocator;
+
+static inline void *gauged_nghttp2_malloc(size_t size, void *user_data) {
+  gauged_nghttp2_allocator *allocator = (gauged_nghttp2_allocator *)user_data;
+  if (allocator->creating && allocator->shared_frame_buffer && !allocator->holds_shared_buffer &&
+      size == GAUGED_NGHTTP2_FRAME_BUFFER_SIZE) {
+    allocator->holds_shared_buffer = 1;
+    return allocator->shared_frame_buffer;
+  }
+  return malloc(size);
+}
+
+static inline void gauged_nghttp2_free(void *pointer, void *user_data) {
+  gauged_nghttp2_allocator *allocator = (gauged_nghttp2_allocator *)user_data;
+  if (pointer == NULL) return;
+  if (allocator->holds_shared_buffer && pointer == allocator->shared_frame_buffer) {
+    allocator->holds_shared_buffer = 0;
+    return;
+  }
+  if (pointer == allocator->map_table) allocator->map_table = NULL;
+  free(pointer);
+}
+
+static inline void *gauged_nghttp2_calloc(size_t count, size_t size, void *user_data) {
+  gauged_nghttp2_allocator *allocator = (gauged_nghttp2_allocator *)user_data;
+  if (allocator->creating && allocator->map_table == NULL && size != 0 &&
+      count == GAUGED_NGHTTP2_MAP_TABLE_SIZE / size &&
+      count * size == GAUGED_NGHTTP2_MAP_TABLE_SIZE) {
+    void *table = NULL;
+    if (posix_memalign(&table, GAUGED_NGHTTP2_MAP_TABLE_SIZE, GAUGED_NGHTTP2_MAP_TABLE_SIZE) != 0)
+      return NULL;
+    memset(table, 0, GAUGED_NGHTTP2_MAP_TABLE_SIZE);
+    allocator->map_table = table;
+    return table;
+  }
+  return calloc(count, size);
+}
+
+static inline void *gauged_nghttp2_realloc(void *pointer, size_t size, void *user_data) {
+  gauged_nghttp2_allocator *allocator = (gauged_nghttp2_allocator *)user_data;
+  if (pointer == NULL) return gauged_nghttp2_malloc(size, user_data);
+  size_t kept = 0;
+  if (allocator->holds_shared_buffer && pointer == allocator->shared_frame_buffer)
+    kept = GAUGED_NGHTTP2_FRAME_BUFFER_SIZE;
+  else if (pointer == allocator->map_table)
+    kept = GAUGED_NGHTTP2_MAP_TABLE_SIZE;
+  if (kept == 0) return realloc(pointer, size);
+  /* Leaving the shared buffer or the map's page: a private copy. */
+  void *moved = malloc(size);
+  if (moved == NULL) return NULL;
+  memcpy(moved, pointer, size < kept ? size : kept);
+  gauged_nghttp2_free(pointer, user_data);
+  return moved;
+}
+
+/* Creates a session whose allocations go through `allocator`, which must
+ * outlive it; `shared_frame_buffer` may be NULL. */
+static inline int gauged_nghttp2_session_new(nghttp2_session **session, int server,
+                                             const nghttp2_session_callbacks *callbacks,
+                                             const nghttp2_option *option,
+                                             gauged_nghttp2_allocator *allocator,
+                                             void *shared_frame_buffer) {
+  memset(allocator, 0, sizeof(*allocator));
+  allocator->mem.mem_user_data = allocator;
+  allocator->mem.malloc = gauged_nghttp2_malloc;
+  allocator->mem.free = gauged_nghttp2_free;
+  allocator->mem.calloc = gauged_nghttp2_calloc;
+  allocator->mem.realloc = gauged_nghttp2_realloc;
+  allocator->shared_frame_buffer = shared_frame_buffer;
+  allocator->creating = 1;
+  int result = server ? nghttp2_session_server_new3(session, callbacks, NULL, option, &allocator->mem)
+                      : nghttp2_session_client_new3(session, callbacks, NULL, option, &allocator->mem);
+  allocator->creating = 0;
+  return result;
+}
+
+/* Whether the session was handed the loop's frame buffer. */
+static inline int gauged_nghttp2_shares_frame_buffer(const gauged_nghttp2_allocator *allocator) {
+  return allocator->holds_shared_buffer;
+}
+
+/* Gives the stream map's page back to the kernel when it holds no stream;
+ * returns 1 when it did. */
+static inline int gauged_nghttp2_trim_stream_map(gauged_nghttp2_allocator *allocator) {
+  const unsigned long *words = (const unsigned long *)allocator->map_table;
+  if (words == NULL) return 0;
+  for (size_t index = 0; index < GAUGED_NGHTTP2_MAP_TABLE_SIZE / sizeof(unsigned long); index++)
+    if (words[index] != 0) return 0;
+  return madvise(allocator->map_table, GAUGED_NGHTTP2_MAP_TABLE_SIZE, MADV_DONTNEED) == 0;
+}
+
 #endif

@@ -30,6 +30,9 @@ package final class NGHTTP2Session {
   }
 
   private var session: OpaquePointer?
+  /// The session's allocator (`gauged_nghttp2_allocator`); freed after it.
+  private let allocator: UnsafeMutablePointer<gauged_nghttp2_allocator>
+  private let frameBuffer: SharedFrameBuffer?
   /// Unowned, not weak: a weak reference would put the delegate on slow
   /// reference counting for every retain, and callbacks retain it several
   /// times per frame. The delegate owns the session and callbacks run only
@@ -43,11 +46,15 @@ package final class NGHTTP2Session {
   /// ignored from then on, and the connection closes once it is sent.
   private(set) var terminationReason: String?
 
+  /// `frameBuffer`: the outbound frame buffer this session shares with
+  /// the other sessions of its event loop (nil: a buffer of its own).
   package init(
-    role: Role = .server, settings: Settings,
+    role: Role = .server, settings: Settings, frameBuffer: SharedFrameBuffer? = nil,
     clock: @escaping () -> ContinuousClock.Instant = { .now }
   ) {
     self.clock = clock
+    self.frameBuffer = frameBuffer
+    allocator = .allocate(capacity: 1)
     var callbacks: OpaquePointer?
     nghttp2_session_callbacks_new(&callbacks)
     defer { nghttp2_session_callbacks_del(callbacks) }
@@ -98,13 +105,14 @@ package final class NGHTTP2Session {
       // rest instead of having them refused.
       nghttp2_option_set_peer_max_concurrent_streams(options, 100)
     }
-    switch role {
-    case .server:
-      nghttp2_session_server_new2(&session, callbacks, nil, options)
-    case .client:
-      nghttp2_session_client_new2(&session, callbacks, nil, options)
+    if role == .server {
+      // gRPC does not use stream priorities, the one use of closed streams;
+      // kept, each costs 224 bytes and holds a stream map entry.
+      nghttp2_option_set_no_closed_streams(options, 1)
     }
-    precondition(session != nil, "nghttp2_session_new2 failed (out of memory)")
+    gauged_nghttp2_session_new(
+      &session, role == .server ? 1 : 0, callbacks, options, allocator, frameBuffer?.bytes)
+    precondition(session != nil, "nghttp2_session_new3 failed (out of memory)")
     nghttp2_session_set_user_data(session, Unmanaged.passUnretained(self).toOpaque())
 
     var entries = [
@@ -130,6 +138,20 @@ package final class NGHTTP2Session {
 
   deinit {
     nghttp2_session_del(session)
+    allocator.deallocate()
+  }
+
+  /// Whether the session serializes its frames in the loop's shared buffer.
+  package var sharesFrameBuffer: Bool {
+    gauged_nghttp2_shares_frame_buffer(allocator) != 0
+  }
+
+  /// Gives the memory an idle session does not need back to the system:
+  /// the stream map's page, when no stream is open. Touching it again
+  /// costs a page fault, so this is for sessions idle a while.
+  @discardableResult
+  package func trimIdleMemory() -> Bool {
+    gauged_nghttp2_trim_stream_map(allocator) != 0
   }
 
   /// Feeds received bytes; callbacks run before this returns.
@@ -155,6 +177,10 @@ package final class NGHTTP2Session {
   /// Appends frames ready to go to `buffer` until it holds `limit` bytes
   /// (one frame may cross it); whatever is left waits in the session.
   package func drainOutput(into buffer: inout [UInt8], limit: Int = .max) throws(Failure) {
+    // What mem_send returns lies in the shared buffer: it is copied out
+    // before any other session of the loop may send.
+    frameBuffer?.beginUse()
+    defer { frameBuffer?.endUse() }
     while buffer.count < limit {
       var chunk: UnsafePointer<UInt8>?
       let count = nghttp2_session_mem_send(session, &chunk)
