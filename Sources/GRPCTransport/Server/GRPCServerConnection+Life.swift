@@ -48,7 +48,7 @@ extension GRPCServerConnection {
   /// The last stream is gone (or there never was one).
   func becameIdle() {
     idleSince = scheduler.now
-    guard let timeout = configuration.idleTimeout, idleTimer == nil else { return }
+    guard let timeout = group.configuration.idleTimeout, idleTimer == nil else { return }
     idleTimer = scheduler.schedule(after: timeout) { [back] in back.target?.idleTimerFired() }
   }
 
@@ -56,7 +56,8 @@ extension GRPCServerConnection {
   /// it lapses, and the next idle spell arms it again.
   private func idleTimerFired() {
     idleTimer = nil
-    guard let since = idleSince, let timeout = configuration.idleTimeout, streams.isEmpty else {
+    guard let since = idleSince, let timeout = group.configuration.idleTimeout, streams.isEmpty
+    else {
       return
     }
     let due = since + timeout
@@ -74,7 +75,7 @@ extension GRPCServerConnection {
   // MARK: Keepalive
 
   private func scheduleKeepalive(after delay: Duration? = nil) {
-    guard let interval = configuration.keepalive.interval else { return }
+    guard let interval = group.configuration.keepalive.interval else { return }
     keepaliveTimer?.cancel()
     keepaliveTimer = scheduler.schedule(after: delay ?? interval) { [back] in
       back.target?.keepaliveDue()
@@ -85,12 +86,12 @@ extension GRPCServerConnection {
   /// a quiet one is pinged and must answer within the timeout.
   private func keepaliveDue() {
     keepaliveTimer = nil
-    guard let interval = configuration.keepalive.interval else { return }
+    guard let interval = group.configuration.keepalive.interval else { return }
     let quiet = scheduler.now - lastReceived
     guard quiet >= interval else { return scheduleKeepalive(after: interval - quiet) }
     session.submitPing(payload: Self.keepalivePingPayload)
     let sent = scheduler.now
-    keepaliveDeadline = scheduler.schedule(after: configuration.keepalive.timeout) {
+    keepaliveDeadline = scheduler.schedule(after: group.configuration.keepalive.timeout) {
       [back] in back.target?.keepaliveTimedOut(pingSent: sent)
     }
     outputReady()
@@ -119,11 +120,6 @@ extension GRPCServerConnection {
 
   // MARK: Write stalls
 
-  /// Response bytes were queued for the peer.
-  func noteOutboundQueued() {
-    armStallTimer()
-  }
-
   /// The owner wrote `bytesWritten` bytes to the socket and holds
   /// `backlog` more that it would not take yet.
   public func socketFlushed(bytesWritten: Int, backlog: Int) {
@@ -134,8 +130,8 @@ extension GRPCServerConnection {
 
   private var owesPeer: Bool { queuedResponseBytes > 0 || stall.socketBacklog > 0 }
 
-  private func armStallTimer() {
-    guard let timeout = configuration.writeStallTimeout, stall.timer == nil, owesPeer else {
+  func armStallTimer() {
+    guard let timeout = group.configuration.writeStallTimeout, stall.timer == nil, owesPeer else {
       return
     }
     stall.snapshot = (stall.dataBytesSent, stall.socketBytesWritten)
@@ -147,7 +143,7 @@ extension GRPCServerConnection {
   /// not one byte into the socket.
   private func stallCheck() {
     stall.timer = nil
-    guard owesPeer, let timeout = configuration.writeStallTimeout else { return }
+    guard owesPeer, let timeout = group.configuration.writeStallTimeout else { return }
     if stall.socketBacklog > 0, stall.socketBytesWritten == stall.snapshot.socketBytesWritten {
       // The socket takes nothing, so not even a GOAWAY would get out.
       abandoned = true

@@ -11,7 +11,7 @@ extension GRPCServerConnection {
   /// only once their handlers let go of the call, so resetting streams
   /// right after opening them cannot pile up work.
   func admitsCall() -> Bool {
-    callsInFlight.current < configuration.callsInFlightLimit
+    callsInFlight.current < group.configuration.callsInFlightLimit
   }
 
   /// Whether `count` more response bytes fit on `stream` and on the
@@ -19,16 +19,16 @@ extension GRPCServerConnection {
   /// the connection ends (the whole), and the bytes must be dropped.
   func admitsResponse(of count: Int, on stream: ServerStream) -> Bool {
     let onStream = stream.pendingOutboundBytes + count
-    if onStream > configuration.maxStreamBufferBytes {
+    if onStream > group.configuration.maxStreamBufferBytes {
       giveUp(
         stream,
         GRPCStatus(
           .resourceExhausted,
           "the client is not reading: \(onStream) response bytes would be queued on the stream,"
-            + " over the limit of \(configuration.maxStreamBufferBytes)"))
+            + " over the limit of \(group.configuration.maxStreamBufferBytes)"))
       return false
     }
-    if bufferedBytes + count > configuration.maxConnectionBufferBytes {
+    if bufferedBytes + count > group.configuration.maxConnectionBufferBytes {
       overflow()
       return false
     }
@@ -37,7 +37,7 @@ extension GRPCServerConnection {
 
   /// Request bytes just buffered; false when they took the connection over.
   func admitsRequestBytes(growth: Int) -> Bool {
-    guard bufferedBytes + growth > configuration.maxConnectionBufferBytes else { return true }
+    guard bufferedBytes + growth > group.configuration.maxConnectionBufferBytes else { return true }
     overflow()
     return false
   }
@@ -57,7 +57,8 @@ extension GRPCServerConnection {
   private func overflow() {
     session.terminate(
       errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue,
-      reason: "more than \(configuration.maxConnectionBufferBytes) bytes buffered for the peer")
+      reason:
+        "more than \(group.configuration.maxConnectionBufferBytes) bytes buffered for the peer")
     outputReady()
   }
 }

@@ -5,11 +5,8 @@ import CNGHTTP2
 /// the router's services. No I/O happens here; the socket glue (or a test)
 /// moves the bytes.
 public final class GRPCServerConnection {
-  let router: Router
-  /// Paths this connection has already resolved to a method: a client calls
-  /// the same few methods over and over.
-  private var knownRoutes: [String: Router.Route] = [:]
-  let configuration: ServerConfiguration
+  /// Shared with the other connections of this loop.
+  let group: ConnectionGroup
   let scheduler: CallScheduler
   let session: NGHTTP2Session
   var streams: [Int32: ServerStream] = [:]
@@ -43,12 +40,22 @@ public final class GRPCServerConnection {
   /// What the connection's timers hold (see `BackReference`).
   let back = BackReference<GRPCServerConnection>()
 
-  public init(
+  /// A connection with nothing shared (tests, a server of one connection).
+  public convenience init(
     router: Router, configuration: ServerConfiguration, scheduler: CallScheduler,
     outputReady: @escaping () -> Void
   ) {
-    self.router = router
-    self.configuration = configuration
+    self.init(
+      group: ConnectionGroup(router: router, configuration: configuration),
+      scheduler: scheduler, outputReady: outputReady)
+  }
+
+  /// `group`: what this connection shares with the others of its loop.
+  public init(
+    group: ConnectionGroup, scheduler: CallScheduler, outputReady: @escaping () -> Void
+  ) {
+    self.group = group
+    let configuration = group.configuration
     self.scheduler = scheduler
     self.outputReady = outputReady
     var settings = NGHTTP2Session.Settings()
@@ -56,7 +63,8 @@ public final class GRPCServerConnection {
     settings.maxHeaderListSize = UInt32(configuration.maxHeaderListBytes)
     settings.floodLimits = configuration.floodLimits
     settings.libraryFloodChecks = configuration.libraryFloodChecks
-    self.session = NGHTTP2Session(settings: settings, clock: { [scheduler] in scheduler.now })
+    self.session = NGHTTP2Session(
+      settings: settings, frameBuffer: group.frameBuffer, clock: { [scheduler] in scheduler.now })
     self.pingPolicy = PingAbusePolicy(
       minInterval: configuration.keepalive.minReceivedPingInterval,
       maxStrikes: configuration.keepalive.maxPingStrikes)
@@ -88,10 +96,14 @@ public final class GRPCServerConnection {
   public func drainOutput(into buffer: inout [UInt8], limit: Int = .max) -> Bool {
     do {
       try session.drainOutput(into: &buffer, limit: limit)
-      return true
     } catch {
       return false
     }
+    // Response data the session could not take yet (the peer's window is
+    // shut) starts the stall clock; a response that went out whole, the
+    // common case, arms no timer.
+    armStallTimer()
+    return true
   }
 
   /// False once the connection can be closed: both sides are done, or it
@@ -107,6 +119,16 @@ public final class GRPCServerConnection {
   }
 
   public var openStreamCount: Int { streams.count }
+
+  /// Gives back what an idle connection only needs while busy: the session's
+  /// stream map page and this connection's per-stream tables. False while a
+  /// stream is open (nothing is trimmed then).
+  @discardableResult
+  public func trimIdleMemory() -> Bool {
+    guard streams.isEmpty, session.trimIdleMemory() else { return false }
+    streams = [:]
+    return true
+  }
 
   /// The socket is gone: every call still running is cancelled.
   public func connectionLost() {
@@ -169,7 +191,7 @@ public final class GRPCServerConnection {
       return
     }
     stream.requestEncoding = requestEncoding
-    if configuration.compressResponses,
+    if group.configuration.compressResponses,
       CompressionAlgorithm.gzip.isAccepted(by: head.acceptEncoding)
     {
       stream.responseEncoding = .gzip
@@ -178,7 +200,7 @@ public final class GRPCServerConnection {
     let service: any GRPCService
     let serviceName: String
     let methodName: String
-    switch route(head.path) {
+    switch group.route(head.path) {
     case .malformed:
       respondTrailersOnly(stream, GRPCStatus(.unimplemented, "malformed path \"\(head.path)\""))
       return
@@ -235,13 +257,6 @@ public final class GRPCServerConnection {
     stream.resetCodeAfterEnd = resetCode
     call.finish(status)
     stream.handler?.cancel(status)
-  }
-
-  private func route(_ path: String) -> Router.Route {
-    if let known = knownRoutes[path] { return known }
-    let route = router.route(path: path)
-    if case .found = route, knownRoutes.count < 64 { knownRoutes[path] = route }
-    return route
   }
 
   // MARK: Responses
@@ -322,7 +337,7 @@ public final class GRPCServerConnection {
 
   private func respondBanner(_ stream: ServerStream) {
     let text = ServerBanner.text(
-      serverName: configuration.serverName, services: router.serviceNames)
+      serverName: group.configuration.serverName, services: group.router.serviceNames)
     respondPlain(stream, status: 200, contentType: "text/plain; charset=utf-8", body: text)
   }
 
@@ -370,7 +385,6 @@ extension GRPCServerConnection: ServerCallSink {
     MessageFramer.append(payload, compressed: compressed, to: &stream.outbound)
     queuedResponseBytes += stream.pendingOutboundBytes - before
     wake(stream)
-    noteOutboundQueued()
   }
 
   func finish(streamID: Int32, status: GRPCStatus, trailers: Metadata) {
@@ -409,7 +423,7 @@ extension GRPCServerConnection: ServerCallSink {
 extension GRPCServerConnection: HTTP2SessionDelegate {
   package func streamBegan(_ streamID: Int32) {
     streams[streamID] = ServerStream(
-      id: streamID, maxMessageBytes: configuration.maxReceiveMessageBytes)
+      id: streamID, maxMessageBytes: group.configuration.maxReceiveMessageBytes)
     idleSince = nil
   }
 
@@ -417,7 +431,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     _ streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer
   ) -> Bool {
     guard let stream = streams[streamID] else { return true }
-    if stream.head.add(name: name, value: value, limit: configuration.maxHeaderListBytes) {
+    if stream.head.add(name: name, value: value, limit: group.configuration.maxHeaderListBytes) {
       return true
     }
     // Over the cap: the stream is reset with ENHANCE_YOUR_CALM, as grpc-core
@@ -466,7 +480,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
           "message has the compressed flag set but grpc-encoding is "
             + (stream.head.encoding.map { "\"\($0)\"" } ?? "absent")))
     }
-    let limit = configuration.maxReceiveMessageBytes
+    let limit = group.configuration.maxReceiveMessageBytes
     return inflater.inflate(bytes, limit: limit).mapError { failure in
       switch failure {
       case .tooLarge:
