@@ -130,6 +130,30 @@ def test_idle_connection_is_closed_with_max_idle(spawn):
         assert get_absent(channel) == grpc.StatusCode.NOT_FOUND
 
 
+def test_connection_idle_past_the_memory_sweep_serves_calls_again(spawn):
+    """After a couple of idle seconds gauged gives an idle connection's spare memory back
+    (nghttp2's stream map page, its tables); the same connection must then serve unary and
+    streaming calls as before."""
+    from gauge.v1 import widget_service_pb2_grpc
+
+    srv = spawn()
+    with grpc.insecure_channel(srv.address) as channel:
+        stub = widget_service_pb2_grpc.WidgetServiceStub(channel)
+        states = States(channel)
+        stub.PutWidget(spb.PutWidgetRequest(widget=widget("swept")), timeout=5)
+        time.sleep(2.5)
+        assert stub.GetWidget(spb.GetWidgetRequest(id="swept"), timeout=5).id == "swept"
+        time.sleep(2.5)
+        events = stub.Subscribe(spb.SubscribeRequest(ids=["swept"]), timeout=5)
+        first = next(events)
+        assert first.upsert.id == "swept"
+        assert next(events).HasField("synced")
+        events.cancel()
+        # One connection throughout: it was never closed and reopened.
+        ready = grpc.ChannelConnectivity.READY
+        assert states.seen.count(ready) == 1, states.seen
+
+
 # --------------------------------------------------------------------------- shutdown
 
 

@@ -7,12 +7,16 @@ final class ConnectionHandler: EventLoopHandler {
   private let socket: ConnectedSocket
   private let loop: EventLoop
   private let readBuffer: UnsafeMutableRawBufferPointer
+  private let scratch: OutputScratch
   private var connection: GRPCServerConnection!
   private var output = SocketOutput()
   private var flushScheduled = false
   private var wantsWritable = false
   private var closeAfterFlush = false
   private(set) var isClosed = false
+  /// Read or wrote since the last idle sweep (see `trimIfIdle`).
+  private var activeSinceSweep = true
+  private var trimmed = false
   private let onClose: (ConnectionHandler) -> Void
   /// What the connection's output callback and the flush hold.
   private let back = BackReference<ConnectionHandler>()
@@ -26,15 +30,16 @@ final class ConnectionHandler: EventLoopHandler {
 
   init(
     socket: ConnectedSocket, loop: EventLoop, readBuffer: UnsafeMutableRawBufferPointer,
-    router: Router, configuration: ServerConfiguration,
+    scratch: OutputScratch, group: ConnectionGroup,
     onClose: @escaping (ConnectionHandler) -> Void
   ) {
     self.socket = socket
     self.loop = loop
     self.readBuffer = readBuffer
+    self.scratch = scratch
     self.onClose = onClose
     self.connection = GRPCServerConnection(
-      router: router, configuration: configuration, scheduler: LoopScheduler(loop: loop),
+      group: group, scheduler: LoopScheduler(loop: loop),
       outputReady: { [back] in back.target?.scheduleFlush() })
     back.target = self
   }
@@ -68,6 +73,8 @@ final class ConnectionHandler: EventLoopHandler {
         scheduleFlush()
         return
       case .processed(let count):
+        activeSinceSweep = true
+        trimmed = false
         if !connection.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])) {
           // Beyond saving: the GOAWAY goes out if the socket takes it now,
           // and a peer that flooded us is not waited for.
@@ -107,20 +114,32 @@ final class ConnectionHandler: EventLoopHandler {
     }
     var written = 0
     while true {
-      if output.pending < Self.outputHighWater,
-        !output.refill({ connection.drainOutput(into: &$0, limit: Self.outputHighWater) })
-      {
-        closeAfterFlush = true
-      }
-      guard output.pending > 0 else { break }
       let result: (written: Int, drained: Bool)
       do {
-        result = try output.write(to: socket)
+        if output.pending == 0 {
+          // The common case: the frames go out from the loop's buffer, and
+          // only what the socket leaves is kept by this connection.
+          scratch.bytes.removeAll(keepingCapacity: true)
+          if !connection.drainOutput(into: &scratch.bytes, limit: Self.outputHighWater) {
+            closeAfterFlush = true
+          }
+          guard !scratch.bytes.isEmpty else { break }
+          result = try output.write(scratch.bytes, to: socket)
+        } else {
+          if output.pending < Self.outputHighWater,
+            !output.refill({ connection.drainOutput(into: &$0, limit: Self.outputHighWater) })
+          {
+            closeAfterFlush = true
+          }
+          result = try output.write(to: socket)
+        }
       } catch {
         close()
         return
       }
       written += result.written
+      activeSinceSweep = true
+      trimmed = false
       if !result.drained {
         setWritable(true)
         connection.socketFlushed(bytesWritten: written, backlog: output.pending)
@@ -130,6 +149,21 @@ final class ConnectionHandler: EventLoopHandler {
     setWritable(false)
     connection.socketFlushed(bytesWritten: written, backlog: 0)
     if closeAfterFlush || !connection.isAlive { close() }
+  }
+
+  /// Called by the loop's idle sweep: a connection that neither read nor
+  /// wrote since the sweep before gives back the memory it only needs while
+  /// busy, once per idle spell. Waiting a sweep keeps a busy connection from
+  /// paying a page fault per call.
+  func trimIfIdle() {
+    guard !isClosed, !trimmed else { return }
+    guard !activeSinceSweep else {
+      activeSinceSweep = false
+      return
+    }
+    guard output.pending == 0, connection.trimIdleMemory() else { return }
+    output.releaseBuffer()
+    trimmed = true
   }
 
   /// The server is stopping: the peer is told to open no more streams.

@@ -6,18 +6,21 @@ final class LoopContext: @unchecked Sendable {
   // @unchecked Sendable: other threads only reach it through `loop.execute`,
   // so its mutable state is used on the loop thread alone.
   let loop: EventLoop
-  private let router: Router
-  private let configuration: ServerConfiguration
+  private let group: ConnectionGroup
   private let readBuffer: UnsafeMutableRawBufferPointer
+  private let outputScratch = OutputScratch()
   private var connections: [ObjectIdentifier: ConnectionHandler] = [:]
   /// Set while shutting down: runs once the last connection is gone.
   private var whenEmpty: (() -> Void)?
   private var shuttingDown = false
+  private var idleSweepScheduled = false
+  /// How often idle connections are looked for; a connection gives its
+  /// spare memory back one to two intervals after its last read or write.
+  private static let idleSweepInterval = Duration.seconds(1)
 
   init(loop: EventLoop, router: Router, configuration: ServerConfiguration) {
     self.loop = loop
-    self.router = router
-    self.configuration = configuration
+    self.group = ConnectionGroup(router: router, configuration: configuration)
     self.readBuffer = .allocate(byteCount: 64 << 10, alignment: 16)
   }
 
@@ -31,12 +34,12 @@ final class LoopContext: @unchecked Sendable {
     // A connection accepted just before the listener closed.
     guard !shuttingDown else { return socket.close() }
     let handler = ConnectionHandler(
-      socket: socket, loop: loop, readBuffer: readBuffer, router: router,
-      configuration: configuration,
+      socket: socket, loop: loop, readBuffer: readBuffer, scratch: outputScratch, group: group,
       onClose: { [weak self] handler in self?.closed(handler) })
     do {
       try handler.start()
       connections[ObjectIdentifier(handler)] = handler
+      scheduleIdleSweep()
     } catch {
       socket.close()
     }
@@ -59,6 +62,18 @@ final class LoopContext: @unchecked Sendable {
     }
     loop.schedule(after: grace + .seconds(1)) { [weak self] in self?.closeAll() }
     finishIfEmpty()
+  }
+
+  private func scheduleIdleSweep() {
+    guard !idleSweepScheduled, !connections.isEmpty, !shuttingDown else { return }
+    idleSweepScheduled = true
+    loop.schedule(after: Self.idleSweepInterval) { [weak self] in self?.sweepIdleConnections() }
+  }
+
+  private func sweepIdleConnections() {
+    idleSweepScheduled = false
+    for handler in connections.values { handler.trimIfIdle() }
+    scheduleIdleSweep()
   }
 
   private func closed(_ handler: ConnectionHandler) {

@@ -1,0 +1,6 @@
+/// One event loop's buffer for output on its way to a socket, reused by
+/// every connection of the loop (see `ConnectionHandler.flush`): only what a
+/// socket does not take is copied into the connection's own `SocketOutput`.
+final class OutputScratch {
+  var bytes: [UInt8] = []
+}
