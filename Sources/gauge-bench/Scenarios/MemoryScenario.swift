@@ -13,8 +13,9 @@ enum MemoryScenario {
       throw BenchFailure("memory needs --server-pid")
     }
     func rss() throws(BenchFailure) -> Int {
-      // Let the server finish what it was doing (and the allocator settle).
-      usleep(300_000)
+      // Idle means idle for a while: gauged gives an idle connection's
+      // spare pages back one to two seconds after its last read or write.
+      usleep(2_500_000)
       guard let bytes = ProcessMemory.residentBytes(pid: pid) else {
         throw BenchFailure("cannot read VmRSS of process \(pid)")
       }
