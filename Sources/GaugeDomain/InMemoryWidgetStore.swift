@@ -121,7 +121,7 @@ public final class InMemoryWidgetStore: WidgetStore {
         persistence?.recordValue(
           ValueChange(
             id: widget.id, value: widget.content.templateValue, revision: widget.revision,
-            updatedAtMs: widget.updatedAtMs))
+            updatedAtMs: widget.updatedAtMs, tableSlot: table.lastSetValueSlot))
       case .upserted:
         persistence?.record(change, removedAtMs: nil)
       }

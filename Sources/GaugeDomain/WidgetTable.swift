@@ -3,7 +3,21 @@
 /// whole, taking exactly one revision, or throws and changes nothing.
 /// Not synchronised; `InMemoryWidgetStore` guards one with a mutex.
 public struct WidgetTable: Sendable {
-  private var widgetsByID: [String: Widget] = [:]
+  private var widgetsByID: [String: Entry] = [:]
+  /// Slots of removed widgets, for reuse; `slotCount` slots exist.
+  private var freeSlots: [Int32] = []
+  private var slotCount: Int32 = 0
+  /// The slot of the widget the last `setValue` changed (see `Entry.slot`).
+  public private(set) var lastSetValueSlot: Int32 = -1
+
+  /// A widget and its slot: a small number that stays the widget's own
+  /// while it exists and goes to another widget only after its removal.
+  /// Persistence keeps per-widget state in arrays by slot, so the value
+  /// path does not hash ids a second time (`ValueChange.tableSlot`).
+  private struct Entry: Sendable {
+    var widget: Widget
+    let slot: Int32
+  }
   private var orderedIDs = SortedIDs([])
   private var tombstoneLog: TombstoneLog
   /// The revision of the last accepted change; 0 before the first.
@@ -20,8 +34,12 @@ public struct WidgetTable: Sendable {
     var highest = lastRevision
     for widget in widgets {
       highest = max(highest, widget.revision)
-      if let known = widgetsByID[widget.id], known.revision > widget.revision { continue }
-      widgetsByID[widget.id] = widget
+      if let known = widgetsByID[widget.id] {
+        if known.widget.revision <= widget.revision { widgetsByID[widget.id]!.widget = widget }
+        continue
+      }
+      widgetsByID[widget.id] = Entry(widget: widget, slot: slotCount)
+      slotCount += 1
     }
     for tombstone in tombstones { highest = max(highest, tombstone.revision) }
     let live = widgetsByID
@@ -39,7 +57,7 @@ public struct WidgetTable: Sendable {
   public func changes(since revision: UInt64) -> ChangesSince {
     guard revision >= tombstoneLog.horizon, revision <= lastRevision else { return .unknown }
     let upserts = orderedIDs.ids.compactMap { id -> Widget? in
-      let widget = widgetsByID[id]!
+      let widget = widgetsByID[id]!.widget
       return widget.revision > revision ? widget : nil
     }
     return .changes(
@@ -58,13 +76,13 @@ public struct WidgetTable: Sendable {
 
   /// Every widget, ordered by id.
   public var widgets: [Widget] {
-    orderedIDs.ids.map { widgetsByID[$0]! }
+    orderedIDs.ids.map { widgetsByID[$0]!.widget }
   }
 
   public func get(id: String) throws(WidgetError) -> Widget {
     let id = try Self.validID(id)
-    guard let widget = widgetsByID[id] else { throw .notFound(id: id) }
-    return widget
+    guard let entry = widgetsByID[id] else { throw .notFound(id: id) }
+    return entry.widget
   }
 
   /// One page of the widgets whose id starts with `idPrefix`, ordered by id.
@@ -80,7 +98,7 @@ public struct WidgetTable: Sendable {
     }
     var widgets: [Widget] = []
     while widgets.count < request.size, matches(index) {
-      widgets.append(widgetsByID[orderedIDs[index]]!)
+      widgets.append(widgetsByID[orderedIDs[index]]!.widget)
       index += 1
     }
     let nextPageToken = matches(index) ? PageToken.encode(lastID: widgets.last!.id) : ""
@@ -104,12 +122,14 @@ public struct WidgetTable: Sendable {
   public mutating func update(_ request: WidgetUpdate, now: Int64) throws(WidgetError)
     -> WidgetChange
   {
-    if let id = request.id, let value = Self.onlyValue(of: request, storedAs: widgetsByID[id]) {
+    if let id = request.id,
+      let value = Self.onlyValue(of: request, storedAs: widgetsByID[id]?.widget)
+    {
       return try setValue(value, id: id, now: now)
     }
     var violations = Violations()
     let id = violations.requireID(request.id)
-    let stored = id.flatMap { widgetsByID[$0] }
+    let stored = id.flatMap { widgetsByID[$0]?.widget }
     var draft = (stored.map(WidgetDraft.init) ?? WidgetDraft(name: nil, content: nil))
       .overlaid(with: request)
     // clear_fields is the request's last field, so its violations go last.
@@ -153,12 +173,13 @@ public struct WidgetTable: Sendable {
       _ = try Self.validID(id)
       throw .notFound(id: id)
     }
-    try Self.checkValue(value, for: widgetsByID.values[index].content.template)
+    try Self.checkValue(value, for: widgetsByID.values[index].widget.content.template)
     let revision = try nextRevision()
     ValueChange(id: id, value: value, revision: revision, updatedAtMs: now)
-      .apply(to: &widgetsByID.values[index])
+      .apply(to: &widgetsByID.values[index].widget)
     lastRevision = revision
-    return .upserted(widgetsByID.values[index], created: false)
+    lastSetValueSlot = widgetsByID.values[index].slot
+    return .upserted(widgetsByID.values[index].widget, created: false)
   }
 
   private static func checkValue(_ value: Double, for template: Template) throws(WidgetError) {
@@ -184,7 +205,7 @@ public struct WidgetTable: Sendable {
     let id = try Self.validID(id)
     guard widgetsByID[id] != nil else { throw .notFound(id: id) }
     let revision = try nextRevision()
-    widgetsByID[id] = nil
+    if let removed = widgetsByID.removeValue(forKey: id) { freeSlots.append(removed.slot) }
     orderedIDs.remove(id)
     tombstoneLog.record(Tombstone(id: id, revision: revision, removedAtMs: now))
     lastRevision = revision
@@ -198,14 +219,20 @@ public struct WidgetTable: Sendable {
     let existing = widgetsByID[id]
     let widget = Widget(
       id: id, name: resolved.name, content: resolved.content, revision: revision,
-      createdAtMs: existing?.createdAtMs ?? now, updatedAtMs: now)
-    widgetsByID[id] = widget
+      createdAtMs: existing?.widget.createdAtMs ?? now, updatedAtMs: now)
+    widgetsByID[id] = Entry(widget: widget, slot: existing?.slot ?? takeSlot())
     if existing == nil {
       orderedIDs.insert(id)
       tombstoneLog.forget(id: id)
     }
     lastRevision = revision
     return .upserted(widget, created: existing == nil)
+  }
+
+  private mutating func takeSlot() -> Int32 {
+    if let slot = freeSlots.popLast() { return slot }
+    slotCount += 1
+    return slotCount - 1
   }
 
   /// Refusing beats wrapping: a repeated revision would break every

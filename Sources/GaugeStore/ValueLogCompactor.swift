@@ -11,9 +11,12 @@ import GaugeDomain
 struct ValueLogCompactor {
   /// Every widget as its last row write left it (the log not applied).
   private var stored: [String: Widget]
-  /// The latest logged value per widget since the last compaction: one
-  /// hash per logged value, and the widgets compaction rewrites.
-  private var logged: [String: ValueChange] = [:]
+  /// The latest logged value per widget since the last compaction, kept by
+  /// table slot (`ValueChange.tableSlot`): a producer's values land in an
+  /// array without hashing their ids. A value without a slot, or whose slot
+  /// another widget took since, waits in `loggedByID`.
+  private var loggedBySlot: [ValueChange?] = []
+  private var loggedByID: [String: ValueChange] = [:]
   /// Widgets the log changed before this process opened the file, as
   /// `stored` holds them already.
   private var replayed: Set<String> = []
@@ -49,11 +52,25 @@ struct ValueLogCompactor {
     }
     guard !changes.isEmpty else { return }
     for change in changes {
-      if let index = logged.index(forKey: change.id) {
-        if logged.values[index].revision < change.revision { logged.values[index] = change }
-      } else {
-        logged[change.id] = change
+      let slot = Int(change.tableSlot)
+      guard slot >= 0 else {
+        logByID(change)
+        continue
       }
+      if slot >= loggedBySlot.count {
+        loggedBySlot.append(
+          contentsOf: repeatElement(
+            nil, count: max(slot + 1, 2 * loggedBySlot.count) - loggedBySlot.count))
+      }
+      if let earlier = loggedBySlot[slot] {
+        if earlier.id == change.id {
+          if earlier.revision < change.revision { loggedBySlot[slot] = change }
+          continue
+        }
+        // The slot went to another widget: the earlier one's value waits apart.
+        logByID(earlier)
+      }
+      loggedBySlot[slot] = change
     }
     loggedValues += changes.count
     if logStartedNs == nil { logStartedNs = now }
@@ -71,10 +88,26 @@ struct ValueLogCompactor {
     return loggedValues >= maxLoggedValues || now &- started >= intervalNs
   }
 
+  private mutating func logByID(_ change: ValueChange) {
+    if let index = loggedByID.index(forKey: change.id) {
+      if loggedByID.values[index].revision < change.revision { loggedByID.values[index] = change }
+    } else {
+      loggedByID[change.id] = change
+    }
+  }
+
   /// Folds the log into the widget rows. A logged value older than its
   /// widget's row (a later put, or a removal) is dropped.
   mutating func compact(with writer: BatchWriter) throws(SQLiteError) {
     guard hasLog else { return }
+    var logged = loggedByID
+    for case let change? in loggedBySlot {
+      if let index = logged.index(forKey: change.id) {
+        if logged.values[index].revision < change.revision { logged.values[index] = change }
+      } else {
+        logged[change.id] = change
+      }
+    }
     var widgets: [Widget] = []
     widgets.reserveCapacity(logged.count + replayed.count)
     for id in replayed where logged[id] == nil {
@@ -86,7 +119,8 @@ struct ValueLogCompactor {
     }
     try writer.compact(widgets)
     for widget in widgets { stored[widget.id] = widget }
-    logged.removeAll(keepingCapacity: true)
+    loggedByID.removeAll(keepingCapacity: true)
+    for slot in loggedBySlot.indices { loggedBySlot[slot] = nil }
     replayed.removeAll()
     loggedValues = 0
     logStartedNs = nil

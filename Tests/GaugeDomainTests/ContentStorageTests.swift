@@ -67,4 +67,29 @@ import Testing
     #expect(after == expected)
     #expect(before.content.template == .gauge(Gauge(value: 1, minValue: 0, maxValue: 10)))
   }
+
+  @Test func aWidgetKeepsItsSlotAndARemovedWidgetsSlotIsReused() throws {
+    var table = WidgetTable(widgets: [])
+    func put(_ id: String) throws {
+      _ = try table.put(
+        WidgetPut(
+          id: id, name: id,
+          content: ContentPatch(template: .value(PlainValuePatch(value: 1)))),
+        now: 1)
+    }
+    func slot(afterSetting id: String) throws -> Int32 {
+      _ = try table.setValue(2, id: id, now: 2)
+      return table.lastSetValueSlot
+    }
+    try put("a")
+    try put("b")
+    let (a, b) = (try slot(afterSetting: "a"), try slot(afterSetting: "b"))
+    #expect(a != b)
+    try put("a")  // a replacement keeps the slot
+    #expect(try slot(afterSetting: "a") == a)
+    _ = try table.delete(id: "a")
+    try put("c")
+    #expect(try slot(afterSetting: "c") == a)
+    #expect(try slot(afterSetting: "b") == b)
+  }
 }

@@ -81,6 +81,36 @@ import Testing
     #expect(widget.content.template == .gauge(Gauge(value: 6, minValue: 0, maxValue: 100)))
   }
 
+  @Test func aSlotPassingToANewWidgetKeepsEachWidgetsLoggedValue() async throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let clock = ManualClock()
+    let opened = try OpenedStore(directory, clock: clock)
+    try opened.put("a", 1)
+    try opened.put("b", 1)
+    _ = try opened.store.setValue(11, id: "a")
+    _ = try opened.store.setValue(21, id: "b")
+    #expect((try? await opened.durable().get()) != nil)
+    // "a" goes and "c" takes its slot before the log is folded.
+    _ = try opened.store.delete(id: "a")
+    try opened.put("c", 1)
+    #expect((try? await opened.durable().get()) != nil)
+    _ = try opened.store.setValue(31, id: "c")
+    _ = try opened.store.setValue(22, id: "b")
+    #expect((try? await opened.durable().get()) != nil)
+    try opened.persistence.close()
+
+    let reopened = try OpenedStore(directory, clock: clock)
+    defer { try? reopened.persistence.close() }
+    #expect((try? reopened.store.get(id: "a")) == nil)
+    let values = try ["b", "c"].map { try reopened.store.get(id: $0).content.template }
+    #expect(
+      values == [
+        .gauge(Gauge(value: 22, minValue: 0, maxValue: 100)),
+        .gauge(Gauge(value: 31, minValue: 0, maxValue: 100)),
+      ])
+  }
+
   @Test func aLogLeftByACrashIsReplayedOverTheRowsAndFolded() throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
