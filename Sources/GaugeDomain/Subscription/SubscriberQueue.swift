@@ -30,7 +30,8 @@ public struct SubscriberQueue<Event: SubscriptionEvent> {
   /// Live events at or below this revision are already in the initial set.
   @usableFromInline var floor: UInt64 = 0
   @usableFromInline var lastSentAtMs: [String: Int64] = [:]
-  @usableFromInline let minIntervalMs: Int64
+  /// At most one event per widget per this many milliseconds (0: no limit).
+  public let minIntervalMs: Int64
 
   @inlinable public init(minIntervalMs: Int64 = 0) {
     self.minIntervalMs = max(0, minIntervalMs)

@@ -142,7 +142,11 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
 
   /// Events held back by `min_interval_ms` need a timer to go out.
   private func scheduleWake(nowMs: Int64) {
-    guard let dueMs = queue.nextDueMs(nowMs: nowMs), dueMs > nowMs else { return }
+    // Checked first: calling a method on the queue copies it (a retain and
+    // release of each of its buffers), on every pump of every subscriber.
+    guard queue.minIntervalMs > 0,
+      let dueMs = queue.nextDueMs(nowMs: nowMs), dueMs > nowMs
+    else { return }
     if let wakeAtMs, wakeAtMs <= dueMs { return }
     wakeTimer?.cancel()
     wakeAtMs = dueMs
