@@ -9,7 +9,7 @@ public final class GRPCServerConnection {
   let group: ConnectionGroup
   let scheduler: CallScheduler
   let session: NGHTTP2Session
-  var streams: [Int32: ServerStream] = [:]
+  var streams = StreamTable()
   /// One zlib stream each way for the whole connection, made on first use:
   /// messages are compressed and inflated one at a time on the loop.
   private lazy var inflater = GzipInflater()
@@ -126,7 +126,7 @@ public final class GRPCServerConnection {
   @discardableResult
   public func trimIdleMemory() -> Bool {
     guard streams.isEmpty, session.trimIdleMemory() else { return false }
-    streams = [:]
+    streams = StreamTable()
     return true
   }
 

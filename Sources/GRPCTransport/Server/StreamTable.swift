@@ -1,0 +1,101 @@
+/// A connection's open streams by id. Every callback from nghttp2 and every
+/// send of a call finds its stream here, several times per message; a
+/// `Dictionary` hashes the id with SipHash each time. Request stream ids are
+/// odd and rising, so `id >> 1` spreads them over consecutive slots, and
+/// linear probing settles the rare wrap-around.
+struct StreamTable {
+  /// Parallel arrays, a power of two long; id 0 (never a request stream)
+  /// marks an empty slot.
+  private var ids: [Int32]
+  private var streams: [ServerStream?]
+  private(set) var count = 0
+
+  init() {
+    ids = []
+    streams = []
+  }
+
+  var isEmpty: Bool { count == 0 }
+
+  /// The streams, in no particular order.
+  var values: [ServerStream] { streams.compactMap { $0 } }
+
+  subscript(id: Int32) -> ServerStream? {
+    get {
+      guard let slot = find(id) else { return nil }
+      return streams[slot]
+    }
+    set {
+      guard let stream = newValue else {
+        removeValue(forKey: id)
+        return
+      }
+      if let slot = find(id) {
+        streams[slot] = stream
+        return
+      }
+      if (count + 1) * 2 > ids.count { grow() }
+      var slot = home(of: id)
+      while ids[slot] != 0 { slot = (slot + 1) & mask }
+      ids[slot] = id
+      streams[slot] = stream
+      count += 1
+    }
+  }
+
+  @discardableResult
+  mutating func removeValue(forKey id: Int32) -> ServerStream? {
+    guard var hole = find(id) else { return nil }
+    let removed = streams[hole]
+    ids[hole] = 0
+    streams[hole] = nil
+    count -= 1
+    // Backward shift: later entries of the run move up when the hole lies
+    // between their home and where they sit, so lookups never stop early.
+    var next = (hole + 1) & mask
+    while ids[next] != 0 {
+      let home = home(of: ids[next])
+      let distanceToNext = (next - home) & mask
+      let distanceToHole = (hole - home) & mask
+      if distanceToHole < distanceToNext {
+        ids[hole] = ids[next]
+        streams[hole] = streams[next]
+        ids[next] = 0
+        streams[next] = nil
+        hole = next
+      }
+      next = (next + 1) & mask
+    }
+    return removed
+  }
+
+  mutating func removeAll() {
+    self = StreamTable()
+  }
+
+  private var mask: Int { ids.count - 1 }
+
+  private func home(of id: Int32) -> Int {
+    Int(UInt32(bitPattern: id) >> 1) & mask
+  }
+
+  private func find(_ id: Int32) -> Int? {
+    guard count > 0, id != 0 else { return nil }
+    var slot = home(of: id)
+    while true {
+      let found = ids[slot]
+      if found == id { return slot }
+      if found == 0 { return nil }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  private mutating func grow() {
+    let old = (ids, streams)
+    let capacity = max(8, ids.count * 2)
+    ids = Array(repeating: 0, count: capacity)
+    streams = Array(repeating: nil, count: capacity)
+    count = 0
+    for (id, stream) in zip(old.0, old.1) where id != 0 { self[id] = stream }
+  }
+}

@@ -1,0 +1,34 @@
+import Testing
+
+@testable import GRPCTransport
+
+@Suite struct StreamTableTests {
+  @Test func agreesWithADictionaryThroughInsertsAndRemovals() {
+    var table = StreamTable()
+    var model: [Int32: ServerStream] = [:]
+    var generator = SystemRandomNumberGenerator()
+    // Odd rising ids as clients open them, with runs long enough to wrap
+    // the table and make probe chains, and removals in any order.
+    var nextID: Int32 = 1
+    for step in 0..<20_000 {
+      if model.isEmpty || (model.count < 300 && Bool.random(using: &generator)) {
+        let stream = ServerStream(id: nextID, maxMessageBytes: 16)
+        table[nextID] = stream
+        model[nextID] = stream
+        nextID += step % 7 == 0 ? 2 * 64 + 2 : 2
+      } else {
+        let id = model.keys.randomElement(using: &generator)!
+        #expect(table.removeValue(forKey: id) === model.removeValue(forKey: id))
+      }
+      #expect(table.count == model.count)
+      if step % 97 == 0 {
+        for (id, stream) in model { #expect(table[id] === stream) }
+        #expect(table[nextID] == nil)
+        #expect(Set(table.values.map(\.id)) == Set(model.keys))
+      }
+    }
+    for id in Array(model.keys) { table[id] = nil }
+    #expect(table.isEmpty)
+    #expect(table.values.isEmpty)
+  }
+}
