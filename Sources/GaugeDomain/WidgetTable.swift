@@ -173,13 +173,24 @@ public struct WidgetTable: Sendable {
       _ = try Self.validID(id)
       throw .notFound(id: id)
     }
-    try Self.checkValue(value, for: widgetsByID.values[index].widget.content.template)
-    let revision = try nextRevision()
+    let (widget, slot) = try Self.setValue(
+      value, id: id, now: now, after: lastRevision, in: &widgetsByID.values[index])
+    lastRevision = widget.revision
+    lastSetValueSlot = slot
+    return .upserted(widget, created: false)
+  }
+
+  /// `setValue` on the entry in one access: reading it through the
+  /// dictionary first would copy the widget, a retain and release of each
+  /// of its fields, once per published value.
+  private static func setValue(
+    _ value: Double, id: String, now: Int64, after lastRevision: UInt64, in entry: inout Entry
+  ) throws(WidgetError) -> (Widget, Int32) {
+    try checkValue(value, for: entry.widget.content.template)
+    let revision = try revision(after: lastRevision)
     ValueChange(id: id, value: value, revision: revision, updatedAtMs: now)
-      .apply(to: &widgetsByID.values[index].widget)
-    lastRevision = revision
-    lastSetValueSlot = widgetsByID.values[index].slot
-    return .upserted(widgetsByID.values[index].widget, created: false)
+      .apply(to: &entry.widget)
+    return (entry.widget, entry.slot)
   }
 
   private static func checkValue(_ value: Double, for template: Template) throws(WidgetError) {
@@ -238,8 +249,12 @@ public struct WidgetTable: Sendable {
   /// Refusing beats wrapping: a repeated revision would break every
   /// subscriber's resume point.
   private func nextRevision() throws(WidgetError) -> UInt64 {
-    guard lastRevision < .max else { throw .unavailable("the revision counter is exhausted") }
-    return lastRevision + 1
+    try Self.revision(after: lastRevision)
+  }
+
+  private static func revision(after last: UInt64) throws(WidgetError) -> UInt64 {
+    guard last < .max else { throw .unavailable("the revision counter is exhausted") }
+    return last + 1
   }
 
   private static func validID(_ id: String) throws(WidgetError) -> String {
