@@ -18,6 +18,8 @@ final class BatchWriter: @unchecked Sendable {
   private let deleteExpired: SQLiteStatement
   private let appendValues: SQLiteStatement
   private let clearValueLog: SQLiteStatement
+  /// The value log row of the commit being written, kept for its capacity.
+  private var logRow: [UInt8] = []
 
   init(connection: SQLiteConnection) throws(SQLiteError) {
     self.connection = connection
@@ -48,7 +50,10 @@ final class BatchWriter: @unchecked Sendable {
     expiringRemovalsBefore cutoffMs: Int64
   ) throws(SQLiteError) {
     try connection.transaction { () throws(SQLiteError) in
-      if !loggedValues.isEmpty { try appendValues.run([.blob(ValueLog.encode(loggedValues))]) }
+      if !loggedValues.isEmpty {
+        ValueLog.encode(loggedValues, into: &logRow)
+        try appendValues.run(blob: logRow)
+      }
       for (id, write) in writes {
         switch write {
         case .upsert(let widget, let clearsTombstone):

@@ -43,10 +43,6 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
       connection = try SQLiteConnection(path: databasePath)
       journalMode = try connection.pragma("PRAGMA journal_mode = WAL")
       try connection.execute("PRAGMA synchronous = FULL")
-      // Compaction rewrites every widget the log touched; a cache that
-      // holds the widget table (a limit, not an allocation) spares reading
-      // its pages back for each compaction.
-      try connection.execute("PRAGMA cache_size = -65536")
     } catch {
       throw StoreError("cannot open \(databasePath): \(error)")
     }

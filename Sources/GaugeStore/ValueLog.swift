@@ -19,11 +19,22 @@ enum ValueLog {
   private static let compactMarker: UInt8 = 0
 
   static func encode(_ changes: [ValueChange]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    encode(changes, into: &bytes)
+    return bytes
+  }
+
+  /// Replaces `bytes` with the row, in its capacity when that suffices: the
+  /// writer encodes a row of a few hundred kilobytes every commit.
+  static func encode(_ changes: [ValueChange], into bytes: inout [UInt8]) {
     // An upper bound: a varint takes at most 10 bytes.
     var bound = 1
     for change in changes { bound += 10 + change.id.utf8.count + 8 + 10 + 10 }
-    return [UInt8](unsafeUninitializedCapacity: bound) { bytes, initialized in
-      var writer = ByteWriter(bytes: UnsafeMutableRawBufferPointer(bytes))
+    bytes.removeAll(keepingCapacity: true)
+    bytes.reserveCapacity(bound)
+    bytes.append(contentsOf: repeatElement(0, count: bound))
+    bytes.withUnsafeMutableBytes { raw in
+      var writer = ByteWriter(bytes: raw)
       writer.put(compactMarker)
       var previous = (revision: UInt64(0), updatedAtMs: Int64(0))
       for change in changes {
@@ -37,8 +48,9 @@ enum ValueLog {
         writer.putVarint(zigzag(change.updatedAtMs &- previous.updatedAtMs))
         previous = (change.revision, change.updatedAtMs)
       }
-      initialized = writer.offset
+      bound = writer.offset
     }
+    bytes.removeLast(bytes.count - bound)
   }
 
   struct Malformed: Error, CustomStringConvertible {

@@ -49,6 +49,29 @@ final class SQLiteStatement {
     reset()
   }
 
+  /// `run` with one blob, bound without a copy: SQLite reads `bytes` only
+  /// while the statement steps, which happens before this returns. For
+  /// large blobs written often (the value log).
+  func run(blob bytes: [UInt8]) throws(SQLiteError) {
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
+    defer {
+      reset()
+      // The binding must not outlive the buffer it points into.
+      sqlite3_clear_bindings(handle)
+    }
+    let outcome = bytes.withUnsafeBytes { buffer in
+      Result { () throws(SQLiteError) in
+        let code = sqlite3_bind_blob(
+          handle, 1, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+          nil)
+        guard code == SQLITE_OK else { throw SQLiteError.last(database, code: code) }
+        while try step() {}
+      }
+    }
+    try outcome.get()
+  }
+
   /// Ends the current run, releasing what it holds (a read snapshot).
   func reset() {
     sqlite3_reset(handle)
