@@ -26,6 +26,13 @@ package struct MessageDeframer {
     buffer.append(contentsOf: bytes)
   }
 
+  /// Lets go of the buffer when it holds nothing (no more input will come).
+  package mutating func releaseBuffer() {
+    guard bufferedBytes == 0 else { return }
+    buffer = []
+    consumed = 0
+  }
+
   /// The next whole message, nil when more bytes are needed.
   /// Throws when the announced length is over the limit, before buffering it.
   package mutating func next() throws(GRPCStatus) -> Message? {

@@ -503,6 +503,10 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
           "request ended inside a message (\(stream.deframer.bufferedBytes) bytes left over)"))
       return
     }
+    // The request is over: its headers and receive buffer serve no more,
+    // and a subscription may stay open for hours.
+    stream.head = RequestHead()
+    stream.deframer.releaseBuffer()
     stream.handler?.receiveEnd()
   }
 

@@ -86,6 +86,9 @@ public struct SubscriberQueue<Event: SubscriptionEvent> {
       }
       let revision = synced!
       synced = nil
+      // Sized for the snapshot and never used again: a long-lived idle
+      // subscription should not keep it.
+      initial = PendingEvents()
       return .synced(revision: revision)
     }
     guard let due = takeDueLiveEvent(nowMs: nowMs) else { return nil }
