@@ -28,7 +28,7 @@ final class ManualLoop: LoopExecutor, @unchecked Sendable {
 }
 
 final class RecordingSubscriber: InboxSubscriber {
-  let filter: WidgetFilter
+  var filter: WidgetFilter
   var offered: [(id: String, revision: UInt64)] = []
   var pumps = 0
   var encodedBytes: [[UInt8]] = []

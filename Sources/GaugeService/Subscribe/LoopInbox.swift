@@ -52,6 +52,10 @@ final class LoopInbox: @unchecked Sendable {
   func attach(_ subscriber: any InboxSubscriber) {
     let bucket = buckets[subscriber.filter] ?? FilterBucket(filter: subscriber.filter)
     buckets[subscriber.filter] = bucket
+    // Equal filters: the subscriber keeps the bucket's copy of the ids, so
+    // ten thousand dashboards watching one widget hold one set, not ten
+    // thousand.
+    subscriber.filter = bucket.filter
     if bucket.add(subscriber) { subscriberCount.add(1, ordering: .relaxed) }
   }
 
@@ -125,7 +129,7 @@ private final class FilterBucket {
 
 /// A subscriber as its loop's inbox sees it.
 protocol InboxSubscriber: AnyObject {
-  var filter: WidgetFilter { get }
+  var filter: WidgetFilter { get set }
   /// A change for a widget the filter matches: sent at once (true) when
   /// the subscriber keeps up, otherwise queued (false) for `pump`.
   func offer(_ event: SharedEvent) -> Bool

@@ -13,7 +13,7 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
   private let hub: ChangeHub
   private var inbox: LoopInbox?
   private var queue = SubscriberQueue<SharedEvent>()
-  private(set) var filter = WidgetFilter()
+  var filter = WidgetFilter()
   private var started = false
   private var wakeTimer: ScheduledWork?
   private var wakeAtMs: Int64?
