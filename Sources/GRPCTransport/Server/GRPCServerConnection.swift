@@ -7,6 +7,8 @@ import CNGHTTP2
 public final class GRPCServerConnection {
   /// Shared with the other connections of this loop.
   let group: ConnectionGroup
+  /// The most a drained stream keeps of its outbound buffer.
+  static let keptOutboundCapacity = 1024
   let scheduler: CallScheduler
   let session: NGHTTP2Session
   var streams = StreamTable()
@@ -546,7 +548,11 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
       stream.outboundOffset += count
       queuedResponseBytes -= count
       if stream.outboundOffset == stream.outbound.count {
-        stream.outbound.removeAll(keepingCapacity: true)
+        // A small buffer is kept for the next message; one a burst made
+        // large (a subscription's snapshot) is not held for the stream's
+        // whole life.
+        stream.outbound.removeAll(
+          keepingCapacity: stream.outbound.capacity <= Self.keptOutboundCapacity)
         stream.outboundOffset = 0
       }
     }
