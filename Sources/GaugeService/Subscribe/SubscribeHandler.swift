@@ -126,7 +126,9 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
   /// Encodes and sends what is due while the stream takes it.
   func pump() {
     guard !call.isFinished else { return }
-    let nowMs = MonotonicClock.milliseconds(call.now)
+    // The clock matters only to a minimum interval; reading it goes through
+    // the call, its connection and the loop, on every pump.
+    let nowMs = queue.minIntervalMs > 0 ? MonotonicClock.milliseconds(call.now) : 0
     while call.pendingOutboundBytes < Self.lowWaterBytes, let output = queue.next(nowMs: nowMs) {
       switch output {
       case .event(let event):
