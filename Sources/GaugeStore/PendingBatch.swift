@@ -92,9 +92,7 @@ struct PendingBatch: Sendable {
   /// Keeps the latest value change per widget, in revision order.
   private mutating func mergeValues() {
     var latest: [String: ValueChange] = [:]
-    for change in values where change.revision > (latest[change.id]?.revision ?? 0) {
-      latest[change.id] = change
-    }
+    for change in values { latest.keepLatest(change) }
     values = latest.values.sorted { $0.revision < $1.revision }
   }
 

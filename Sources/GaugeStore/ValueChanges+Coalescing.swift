@@ -15,3 +15,15 @@ extension [ValueChange] {
     return true
   }
 }
+
+extension [String: ValueChange] {
+  /// Keeps `change` unless the widget already has a later one: the latest
+  /// value per widget, whatever order the changes come in.
+  mutating func keepLatest(_ change: ValueChange) {
+    if let index = index(forKey: change.id) {
+      if values[index].revision < change.revision { values[index] = change }
+    } else {
+      self[change.id] = change
+    }
+  }
+}

@@ -54,7 +54,7 @@ struct ValueLogCompactor {
     for change in changes {
       let slot = Int(change.tableSlot)
       guard slot >= 0 else {
-        logByID(change)
+        loggedByID.keepLatest(change)
         continue
       }
       if slot >= loggedBySlot.count {
@@ -68,7 +68,7 @@ struct ValueLogCompactor {
           continue
         }
         // The slot went to another widget: the earlier one's value waits apart.
-        logByID(earlier)
+        loggedByID.keepLatest(earlier)
       }
       loggedBySlot[slot] = change
     }
@@ -88,26 +88,12 @@ struct ValueLogCompactor {
     return loggedValues >= maxLoggedValues || now &- started >= intervalNs
   }
 
-  private mutating func logByID(_ change: ValueChange) {
-    if let index = loggedByID.index(forKey: change.id) {
-      if loggedByID.values[index].revision < change.revision { loggedByID.values[index] = change }
-    } else {
-      loggedByID[change.id] = change
-    }
-  }
-
   /// Folds the log into the widget rows. A logged value older than its
   /// widget's row (a later put, or a removal) is dropped.
   mutating func compact(with writer: BatchWriter) throws(SQLiteError) {
     guard hasLog else { return }
     var logged = loggedByID
-    for case let change? in loggedBySlot {
-      if let index = logged.index(forKey: change.id) {
-        if logged.values[index].revision < change.revision { logged.values[index] = change }
-      } else {
-        logged[change.id] = change
-      }
-    }
+    for case let change? in loggedBySlot { logged.keepLatest(change) }
     var widgets: [Widget] = []
     widgets.reserveCapacity(logged.count + replayed.count)
     for id in replayed where logged[id] == nil {
