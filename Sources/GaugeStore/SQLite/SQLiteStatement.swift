@@ -53,8 +53,7 @@ final class SQLiteStatement {
   /// while the statement steps, which happens before this returns. For
   /// large blobs written often (the value log).
   func run(blob bytes: [UInt8]) throws(SQLiteError) {
-    sqlite3_reset(handle)
-    sqlite3_clear_bindings(handle)
+    try bind([])
     defer {
       reset()
       // The binding must not outlive the buffer it points into.
@@ -62,9 +61,7 @@ final class SQLiteStatement {
     }
     let outcome = bytes.withUnsafeBytes { buffer in
       Result { () throws(SQLiteError) in
-        let code = sqlite3_bind_blob(
-          handle, 1, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
-          nil)
+        let code = bindBlob(1, buffer, destructor: nil)
         guard code == SQLITE_OK else { throw SQLiteError.last(database, code: code) }
         while try step() {}
       }
@@ -109,13 +106,19 @@ final class SQLiteStatement {
     case .text(let text):
       code = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
     case .blob(let bytes):
-      code = bytes.withUnsafeBytes {
-        // A zero-length blob still needs a non-NULL pointer to be a blob.
-        sqlite3_bind_blob(
-          handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count),
-          csqlite_transient())
-      }
+      code = bytes.withUnsafeBytes { bindBlob(index, $0, destructor: csqlite_transient()) }
     }
     guard code == SQLITE_OK else { throw SQLiteError.last(database, code: code) }
+  }
+
+  /// `destructor`: SQLITE_TRANSIENT to have SQLite copy the bytes, nil
+  /// (static) when they outlive the statement's use of them.
+  private func bindBlob(
+    _ index: Int32, _ buffer: UnsafeRawBufferPointer, destructor: sqlite3_destructor_type?
+  ) -> Int32 {
+    // A zero-length blob still needs a non-NULL pointer to be a blob.
+    sqlite3_bind_blob(
+      handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+      destructor)
   }
 }
