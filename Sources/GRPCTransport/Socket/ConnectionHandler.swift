@@ -73,8 +73,7 @@ final class ConnectionHandler: EventLoopHandler {
         scheduleFlush()
         return
       case .processed(let count):
-        activeSinceSweep = true
-        trimmed = false
+        noteActivity()
         if !connection.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])) {
           // Beyond saving: the GOAWAY goes out if the socket takes it now,
           // and a peer that flooded us is not waited for.
@@ -138,8 +137,7 @@ final class ConnectionHandler: EventLoopHandler {
         return
       }
       written += result.written
-      activeSinceSweep = true
-      trimmed = false
+      noteActivity()
       if !result.drained {
         setWritable(true)
         connection.socketFlushed(bytesWritten: written, backlog: output.pending)
@@ -149,6 +147,11 @@ final class ConnectionHandler: EventLoopHandler {
     setWritable(false)
     connection.socketFlushed(bytesWritten: written, backlog: 0)
     if closeAfterFlush || !connection.isAlive { close() }
+  }
+
+  private func noteActivity() {
+    activeSinceSweep = true
+    trimmed = false
   }
 
   /// Called by the loop's idle sweep: a connection that neither read nor
