@@ -18,6 +18,9 @@ extern int accept4(int fd, struct sockaddr *address, socklen_t *address_length, 
 extern int pthread_setname_np(pthread_t thread, const char *name);
 #endif
 
+/* malloc_trim, to give freed heap pages back after a burst. */
+#include <malloc.h>
+
 /* gettid is also GNU-only, and Swift cannot call the variadic syscall(2). */
 #include <sys/syscall.h>
 #include <unistd.h>

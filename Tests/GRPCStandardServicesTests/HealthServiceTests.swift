@@ -22,6 +22,7 @@ private final class RecordingSink: ServerCallSink, LoopExecutor, @unchecked Send
   var loopExecutor: any LoopExecutor { self }
   var now: ContinuousClock.Instant { .now }
   func pendingOutboundBytes(streamID: Int32) -> Int { queuedBytes }
+  func releaseOutboundBuffer(streamID: Int32) {}
   func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork {
     ScheduledWork(cancel: {})
   }

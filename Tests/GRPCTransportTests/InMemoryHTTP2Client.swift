@@ -11,6 +11,8 @@ final class InMemoryHTTP2Client {
     var body: [UInt8] = []
     var closed = false
     var resetCode: UInt32?
+    /// DATA frames that carried nothing (and no END_STREAM).
+    var emptyDataFrames = 0
 
     func header(_ name: String) -> String? {
       headers.first { $0.0 == name }?.1
@@ -145,6 +147,11 @@ final class InMemoryHTTP2Client {
   func readOnly() {
     var toClient: [UInt8] = []
     _ = server.drainOutput(into: &toClient)
+    deliver(toClient)
+  }
+
+  /// Server output taken by hand, read by the client session.
+  func deliver(_ toClient: [UInt8]) {
     toClient.withUnsafeBytes { bytes in
       guard let base = bytes.baseAddress else { return }
       _ = nghttp2_session_mem_recv(
@@ -214,6 +221,11 @@ final class InMemoryHTTP2Client {
         pingAcksReceived += 1
       } else {
         pingsReceived += 1
+      }
+    case NGHTTP2_DATA.rawValue:
+      let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+      if frame.pointee.hd.length == 0, !endStream {
+        responses[frame.pointee.hd.stream_id, default: Response()].emptyDataFrames += 1
       }
     default:
       break

@@ -38,6 +38,11 @@ package enum HTTP2OutboundChunk {
   case bytes(Int)
   /// Nothing yet: the stream sleeps until `resumeData`.
   case pending
+  /// The last `count` bytes queued (more than 0): the source detaches
+  /// after this frame, the stream stays open, and what comes later is sent
+  /// through a new `attachData`. An idle stream then holds no DATA source
+  /// in nghttp2.
+  case paused(Int)
   /// The last `count` bytes; the stream ends with END_STREAM on this DATA
   /// frame, or with a trailer HEADERS frame when `trailers` is non-nil.
   case end(count: Int, trailers: [HeaderField]?)

@@ -202,18 +202,30 @@ package final class NGHTTP2Session {
 
   package var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
 
-  /// Response headers; with `hasBody` the stream's data comes from the
-  /// delegate's `streamOutbound`, otherwise the headers end the stream.
-  package func submitResponse(streamID: Int32, headers: [HeaderField], hasBody: Bool) {
+  /// Response headers that end the stream (a trailers-only answer).
+  package func submitFinalResponse(streamID: Int32, headers: [HeaderField]) {
     withNameValues(headers) { nva in
-      if hasBody {
-        var provider = nghttp2_data_provider(
-          source: nghttp2_data_source(ptr: nil), read_callback: readOutbound)
-        _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, &provider)
-      } else {
-        _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, nil)
-      }
+      _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, nil)
     }
+  }
+
+  /// Response headers that neither end the stream nor attach a body: the
+  /// body follows through `attachData`, the end through `submitTrailers`.
+  package func submitResponseHeaders(streamID: Int32, headers: [HeaderField]) {
+    withNameValues(headers) { nva in
+      _ = nghttp2_submit_headers(
+        session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, nil, nva.baseAddress, nva.count, nil)
+    }
+  }
+
+  /// Attaches the delegate's `streamOutbound` as the stream's DATA source,
+  /// until it answers `.paused` or `.end`. False when the stream is gone
+  /// (or, against the rules, has a source already).
+  package func attachData(streamID: Int32) -> Bool {
+    var provider = nghttp2_data_provider(
+      source: nghttp2_data_source(ptr: nil), read_callback: readOutbound)
+    return nghttp2_submit_data(
+      session, UInt8(NGHTTP2_FLAG_END_STREAM.rawValue), streamID, &provider) == 0
   }
 
   /// Wakes a stream whose data source said `.pending`.
@@ -280,7 +292,8 @@ package final class NGHTTP2Session {
     return streamID > 0 ? streamID : nil
   }
 
-  fileprivate func submitTrailers(streamID: Int32, trailers: [HeaderField]) {
+  /// Trailers ending the stream, after whatever DATA is queued for it.
+  package func submitTrailers(streamID: Int32, trailers: [HeaderField]) {
     withNameValues(trailers) { nva in
       _ = nghttp2_submit_trailer(session, streamID, nva.baseAddress, nva.count)
     }
@@ -473,6 +486,10 @@ private func readOutbound(
     return count
   case .pending:
     return Int(NGHTTP2_ERR_DEFERRED.rawValue)
+  case .paused(let count):
+    // The source detaches after this frame; the stream stays open.
+    dataFlags?.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue | NGHTTP2_DATA_FLAG_NO_END_STREAM.rawValue
+    return count
   case .end(let count, let trailers):
     var flags = NGHTTP2_DATA_FLAG_EOF.rawValue
     if let trailers {

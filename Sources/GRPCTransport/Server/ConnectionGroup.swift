@@ -1,7 +1,8 @@
 /// What the server connections of one event loop share, each through one
-/// reference: the router, the configuration, the routes found so far, and
-/// the outbound frame buffer. An idle connection then holds none of them
-/// itself, and 10,000 connections do not keep 10,000 route caches.
+/// reference: the router, the configuration, the routes found so far, the
+/// outbound frame buffer, and the header blocks being received. An idle
+/// connection then holds none of them itself, and 10,000 connections do
+/// not keep 10,000 route caches.
 ///
 /// Used only on its loop's thread: the route cache takes no lock.
 public final class ConnectionGroup {
@@ -13,6 +14,11 @@ public final class ConnectionGroup {
   /// so a client sending made-up paths cannot grow it.
   private var knownRoutes: [String: Router.Route] = [:]
   private static let maxKnownRoutes = 256
+  /// Blocks lent to connections while they receive a header block, and
+  /// given back when it ends: a loop needs as many as it has connections
+  /// in the middle of one, which is few.
+  private var spareHeaderBlocks: [IncomingHeaderBlock] = []
+  private static let maxSpareHeaderBlocks = 16
 
   /// `sharesFrameBuffer`: the connections serialize frames in one buffer,
   /// which is safe because they all run on one loop.
@@ -20,6 +26,15 @@ public final class ConnectionGroup {
     self.router = router
     self.configuration = configuration
     self.frameBuffer = sharesFrameBuffer ? SharedFrameBuffer() : nil
+  }
+
+  func borrowHeaderBlock() -> IncomingHeaderBlock {
+    spareHeaderBlocks.popLast() ?? IncomingHeaderBlock()
+  }
+
+  func giveBack(_ block: IncomingHeaderBlock) {
+    block.clear()
+    if spareHeaderBlocks.count < Self.maxSpareHeaderBlocks { spareHeaderBlocks.append(block) }
   }
 
   func route(_ path: String) -> Router.Route {

@@ -12,6 +12,8 @@ public final class GRPCServerConnection {
   let scheduler: CallScheduler
   let session: NGHTTP2Session
   var streams = StreamTable()
+  /// Borrowed from the group while a header block arrives.
+  private var incomingBlock: IncomingHeaderBlock?
   /// One zlib stream each way for the whole connection, made on first use:
   /// messages are compressed and inflated one at a time on the loop.
   private lazy var inflater = GzipInflater()
@@ -123,11 +125,21 @@ public final class GRPCServerConnection {
   public var openStreamCount: Int { streams.count }
 
   /// Gives back what an idle connection only needs while busy: the session's
-  /// stream map page and this connection's per-stream tables. False while a
-  /// stream is open (nothing is trimmed then).
+  /// stream map page and this connection's per-stream tables, or, while
+  /// streams are open, their emptied outbound buffers. False when nothing
+  /// could be given back.
   @discardableResult
   public func trimIdleMemory() -> Bool {
-    guard streams.isEmpty, session.trimIdleMemory() else { return false }
+    guard streams.isEmpty else {
+      // Open streams (idle subscriptions) keep nothing for their next
+      // message: it may be hours away.
+      for stream in streams.values where stream.pendingOutboundBytes == 0 {
+        stream.outbound = []
+        stream.outboundOffset = 0
+      }
+      return true
+    }
+    guard session.trimIdleMemory() else { return false }
     streams = StreamTable()
     return true
   }
@@ -152,8 +164,7 @@ public final class GRPCServerConnection {
 
   // MARK: Dispatch
 
-  private func dispatch(_ stream: ServerStream, endStream: Bool) {
-    let head = stream.head
+  private func dispatch(_ stream: ServerStream, head: RequestHead, endStream: Bool) {
     if head.path == "/", head.method == "GET" || (head.method == "POST" && !head.isGRPC) {
       respondBanner(stream)
       return
@@ -310,8 +321,12 @@ public final class GRPCServerConnection {
   private func startResponse(_ stream: ServerStream, metadata: Metadata) {
     guard !stream.responseStarted else { return }
     stream.responseStarted = true
-    session.submitResponse(
-      streamID: stream.id, headers: responseHeaders(stream, metadata), hasBody: true)
+    session.submitResponseHeaders(streamID: stream.id, headers: responseHeaders(stream, metadata))
+    // A handler that sends when asked (`onOutboundDrained`) is asked as
+    // soon as the stream can take data.
+    if stream.call?.onOutboundDrained != nil, session.attachData(streamID: stream.id) {
+      stream.body = .attached
+    }
     outputReady()
   }
 
@@ -324,7 +339,7 @@ public final class GRPCServerConnection {
       HeaderField("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingValue),
     ]
     headers += statusFields(status, trailers)
-    session.submitResponse(streamID: stream.id, headers: headers, hasBody: false)
+    session.submitFinalResponse(streamID: stream.id, headers: headers)
     outputReady()
   }
 
@@ -349,19 +364,42 @@ public final class GRPCServerConnection {
     stream.outbound.append(contentsOf: body.utf8)
     queuedResponseBytes += stream.pendingOutboundBytes
     stream.ending = .endStream
-    session.submitResponse(
+    session.submitResponseHeaders(
       streamID: stream.id,
-      headers: [HeaderField(":status", String(status)), HeaderField("content-type", contentType)],
-      hasBody: true)
+      headers: [HeaderField(":status", String(status)), HeaderField("content-type", contentType)])
+    wake(stream)
+  }
+
+  /// Something was queued on a stream whose response has started: its
+  /// body source is woken, or attached when it has none.
+  func wake(_ stream: ServerStream) {
+    switch stream.body {
+    case .sleeping:
+      stream.body = .attached
+      session.resumeData(streamID: stream.id)
+    case .detached:
+      attachBody(stream)
+    case .attached, .ended:
+      break
+    }
     outputReady()
   }
 
-  private func wake(_ stream: ServerStream) {
-    if stream.dataSleeping {
-      stream.dataSleeping = false
-      session.resumeData(streamID: stream.id)
+  /// Attaches a body source for what is queued. With no bytes left to
+  /// send, trailers go out on their own rather than after an empty DATA
+  /// frame.
+  private func attachBody(_ stream: ServerStream) {
+    if stream.pendingOutboundBytes == 0 {
+      guard case .trailers(let fields) = stream.ending else {
+        if stream.ending == nil { return }
+        if session.attachData(streamID: stream.id) { stream.body = .attached }
+        return
+      }
+      stream.body = .ended
+      session.submitTrailers(streamID: stream.id, trailers: fields)
+      return
     }
-    outputReady()
+    if session.attachData(streamID: stream.id) { stream.body = .attached }
   }
 }
 
@@ -418,6 +456,16 @@ extension GRPCServerConnection: ServerCallSink {
   func pendingOutboundBytes(streamID: Int32) -> Int {
     streams[streamID]?.pendingOutboundBytes ?? 0
   }
+
+  func releaseOutboundBuffer(streamID: Int32) {
+    guard let stream = streams[streamID] else { return }
+    if stream.pendingOutboundBytes == 0 {
+      stream.outbound = []
+      stream.outboundOffset = 0
+    } else {
+      stream.releasesBufferWhenDrained = true
+    }
+  }
 }
 
 // MARK: - HTTP2SessionDelegate
@@ -427,13 +475,35 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     streams[streamID] = ServerStream(
       id: streamID, maxMessageBytes: group.configuration.maxReceiveMessageBytes)
     idleSince = nil
+    beginHeaderBlock(streamID)
+  }
+
+  @discardableResult
+  private func beginHeaderBlock(_ streamID: Int32) -> IncomingHeaderBlock {
+    let block = incomingBlock ?? group.borrowHeaderBlock()
+    block.begin(streamID: streamID)
+    incomingBlock = block
+    return block
+  }
+
+  /// The block of `streamID` (if it is the one arriving) goes back.
+  private func endHeaderBlock(_ streamID: Int32) -> RequestHead {
+    guard let block = incomingBlock, block.streamID == streamID else { return RequestHead() }
+    let head = block.head
+    incomingBlock = nil
+    group.giveBack(block)
+    return head
   }
 
   package func streamHeader(
     _ streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer
   ) -> Bool {
-    guard let stream = streams[streamID] else { return true }
-    if stream.head.add(name: name, value: value, limit: group.configuration.maxHeaderListBytes) {
+    guard streams[streamID] != nil else { return true }
+    // Another stream's block: the client's trailers, capped like request
+    // headers and then ignored.
+    let block =
+      incomingBlock.flatMap { $0.streamID == streamID ? $0 : nil } ?? beginHeaderBlock(streamID)
+    if block.head.add(name: name, value: value, limit: group.configuration.maxHeaderListBytes) {
       return true
     }
     // Over the cap: the stream is reset with ENHANCE_YOUR_CALM, as grpc-core
@@ -445,7 +515,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
 
   package func streamHeadersEnded(_ streamID: Int32, endStream: Bool) {
     guard let stream = streams[streamID] else { return }
-    dispatch(stream, endStream: endStream)
+    dispatch(stream, head: endHeaderBlock(streamID), endStream: endStream)
   }
 
   package func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
@@ -479,8 +549,8 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
       return .failure(
         GRPCStatus(
           .internal,
-          "message has the compressed flag set but grpc-encoding is "
-            + (stream.head.encoding.map { "\"\($0)\"" } ?? "absent")))
+          "message has the compressed flag set but the request's grpc-encoding is "
+            + "\"\(stream.requestEncoding.rawValue)\" or absent"))
     }
     let limit = group.configuration.maxReceiveMessageBytes
     return inflater.inflate(bytes, limit: limit).mapError { failure in
@@ -496,6 +566,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
   }
 
   package func streamEnded(_ streamID: Int32) {
+    _ = endHeaderBlock(streamID)
     guard let stream = streams[streamID], stream.callIsLive else { return }
     if stream.deframer.bufferedBytes > 0 {
       failCall(
@@ -505,14 +576,14 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
           "request ended inside a message (\(stream.deframer.bufferedBytes) bytes left over)"))
       return
     }
-    // The request is over: its headers and receive buffer serve no more,
-    // and a subscription may stay open for hours.
-    stream.head = RequestHead()
+    // The request is over: its receive buffer serves no more, and a
+    // subscription may stay open for hours.
     stream.deframer.releaseBuffer()
     stream.handler?.receiveEnd()
   }
 
   package func streamClosed(_ streamID: Int32, errorCode: UInt32) {
+    _ = endHeaderBlock(streamID)
     guard let stream = streams.removeValue(forKey: streamID) else { return }
     queuedResponseBytes -= stream.pendingOutboundBytes
     partialRequestBytes -= stream.deframer.bufferedBytes
@@ -533,38 +604,64 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     -> HTTP2OutboundChunk
   {
     guard let stream = streams[streamID] else { return .end(count: 0, trailers: nil) }
-    if stream.pendingOutboundBytes == 0, stream.ending == nil, let call = stream.call {
-      // Flow control wants more: a coalescing handler fills the buffer now,
-      // with the latest state, rather than having queued it earlier.
-      call.onOutboundDrained?()
+    var count = 0
+    while true {
+      if stream.pendingOutboundBytes == 0, stream.ending == nil {
+        // Flow control wants more: a coalescing handler fills the buffer
+        // now, with the latest state, rather than having queued it earlier.
+        // Asked each time the stream runs dry, so the source detaches only
+        // when the handler holds nothing back.
+        guard let drained = stream.call?.onOutboundDrained else { break }
+        drained()
+        if stream.pendingOutboundBytes == 0, stream.ending == nil { break }
+      }
+      if count == buffer.count { return .bytes(count) }
+      count += copyOutbound(
+        of: stream, into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+      if stream.pendingOutboundBytes == 0, let ending = stream.ending {
+        stream.body = .ended
+        switch ending {
+        case .trailers(let fields): return .end(count: count, trailers: fields)
+        case .endStream: return .end(count: count, trailers: nil)
+        }
+      }
     }
+    if count == 0 {
+      stream.body = .sleeping
+      return .pending
+    }
+    // nghttp2_session_mem_send finishes the frame it packs (the source is
+    // detached) before it returns, so a handler can attach anew whenever it
+    // runs next.
+    stream.body = .detached
+    if stream.releasesBufferWhenDrained {
+      stream.releasesBufferWhenDrained = false
+      stream.outbound = []
+    }
+    return .paused(count)
+  }
+
+  private func copyOutbound(of stream: ServerStream, into buffer: UnsafeMutableRawBufferPointer)
+    -> Int
+  {
     let count = min(buffer.count, stream.pendingOutboundBytes)
-    if count > 0 {
-      stream.outbound.withUnsafeBytes { source in
-        buffer.copyMemory(
-          from: UnsafeRawBufferPointer(
-            rebasing: source[stream.outboundOffset..<stream.outboundOffset + count]))
-      }
-      stream.outboundOffset += count
-      queuedResponseBytes -= count
-      if stream.outboundOffset == stream.outbound.count {
-        // A small buffer is kept for the next message; one a burst made
-        // large (a subscription's snapshot) is not held for the stream's
-        // whole life.
-        stream.outbound.removeAll(
-          keepingCapacity: stream.outbound.capacity <= Self.keptOutboundCapacity)
-        stream.outboundOffset = 0
-      }
+    guard count > 0 else { return 0 }
+    stream.outbound.withUnsafeBytes { source in
+      buffer.copyMemory(
+        from: UnsafeRawBufferPointer(
+          rebasing: source[stream.outboundOffset..<stream.outboundOffset + count]))
     }
-    if stream.pendingOutboundBytes == 0, let ending = stream.ending {
-      switch ending {
-      case .trailers(let fields): return .end(count: count, trailers: fields)
-      case .endStream: return .end(count: count, trailers: nil)
-      }
+    stream.outboundOffset += count
+    queuedResponseBytes -= count
+    if stream.outboundOffset == stream.outbound.count {
+      // A small buffer is kept for the next message; one a burst made
+      // large (a subscription's snapshot) is not held for the stream's
+      // whole life.
+      stream.outbound.removeAll(
+        keepingCapacity: stream.outbound.capacity <= Self.keptOutboundCapacity)
+      stream.outboundOffset = 0
     }
-    if count > 0 { return .bytes(count) }
-    stream.dataSleeping = true
-    return .pending
+    return count
   }
 
   package func streamEndSent(_ streamID: Int32) {

@@ -9,6 +9,10 @@ public final class ServerCall: @unchecked Sendable {
   public let metadata: Metadata
   /// When the client's `grpc-timeout` runs out, if it sent one.
   public let deadline: ContinuousClock.Instant?
+  // Declared here, after the deadline's tag byte, where they fill what
+  // would be padding: one allocation size class less per open call.
+  public private(set) var isFinished = false
+  private let streamID: Int32
 
   /// Called on the loop when the stream has sent everything queued and
   /// HTTP/2 flow control would take more: the moment for a producer that
@@ -23,9 +27,7 @@ public final class ServerCall: @unchecked Sendable {
   /// Fixed at creation, so other threads can hop to the loop without
   /// touching `sink`.
   private let executor: any LoopExecutor
-  private let streamID: Int32
   private let inFlight: CallsInFlight?
-  public private(set) var isFinished = false
 
   init(
     service: String, method: String, metadata: Metadata, deadline: ContinuousClock.Instant?,
@@ -64,6 +66,14 @@ public final class ServerCall: @unchecked Sendable {
   /// (held back by flow control or not yet written).
   public var pendingOutboundBytes: Int {
     sink?.pendingOutboundBytes(streamID: streamID) ?? 0
+  }
+
+  /// The stream expects a quiet spell (a subscription past its snapshot):
+  /// its outbound buffer is given back once what it holds is sent, instead
+  /// of being kept for the next message. The next message allocates anew.
+  public func releaseOutboundBuffer() {
+    guard !isFinished else { return }
+    sink?.releaseOutboundBuffer(streamID: streamID)
   }
 
   /// Ends the call with a status and optional trailing metadata. Later
@@ -120,4 +130,5 @@ protocol ServerCallSink: AnyObject {
   var now: ContinuousClock.Instant { get }
   func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork
   func pendingOutboundBytes(streamID: Int32) -> Int
+  func releaseOutboundBuffer(streamID: Int32)
 }

@@ -7,8 +7,21 @@ final class ServerStream {
     case endStream
   }
 
+  /// Where the response body's DATA source stands in nghttp2. A source is
+  /// attached only while there is something to send: an idle subscription
+  /// would otherwise keep one (about 100 bytes in nghttp2) for hours.
+  enum Body {
+    /// Nothing attached: queued bytes or the end attach one (`attachData`).
+    case detached
+    /// nghttp2 reads it as flow control allows.
+    case attached
+    /// Attached, but it said `.pending`: `resumeData` wakes it.
+    case sleeping
+    /// The end of the stream (END_STREAM or trailers) is submitted.
+    case ended
+  }
+
   let id: Int32
-  var head = RequestHead()
   var deframer: MessageDeframer
   var call: ServerCall?
   var handler: RPCHandler?
@@ -22,8 +35,10 @@ final class ServerStream {
   var outbound: [UInt8] = []
   var outboundOffset = 0
   var ending: Ending?
-  /// The data source said "pending"; it needs `resumeData` to wake.
-  var dataSleeping = false
+  var body = Body.detached
+  /// The handler expects a quiet spell: the outbound buffer goes once
+  /// everything in it is sent, rather than being kept for the next message.
+  var releasesBufferWhenDrained = false
   /// How to reset the stream if the client is still sending when we end it.
   var resetCodeAfterEnd: UInt32 = 0
 

@@ -3,11 +3,18 @@
 /// `Dictionary` hashes the id with SipHash each time. Request stream ids are
 /// odd and rising, so `id >> 1` spreads them over consecutive slots, and
 /// linear probing settles the rare wrap-around.
+///
+/// Until a second stream is open at once, the one stream sits in the table
+/// itself and the arrays stay unallocated: most connections of a large
+/// fleet make a call now and then, one at a time.
 struct StreamTable {
   /// Parallel arrays, a power of two long; id 0 (never a request stream)
   /// marks an empty slot.
   private var ids: [Int32]
   private var streams: [ServerStream?]
+  /// The only stream, while `ids` is empty (id 0: none).
+  private var soleID: Int32 = 0
+  private var sole: ServerStream?
   private(set) var count = 0
 
   init() {
@@ -18,10 +25,14 @@ struct StreamTable {
   var isEmpty: Bool { count == 0 }
 
   /// The streams, in no particular order.
-  var values: [ServerStream] { streams.compactMap { $0 } }
+  var values: [ServerStream] {
+    if ids.isEmpty { return sole.map { [$0] } ?? [] }
+    return streams.compactMap { $0 }
+  }
 
   subscript(id: Int32) -> ServerStream? {
     get {
+      if ids.isEmpty { return id == soleID && id != 0 ? sole : nil }
       guard let slot = find(id) else { return nil }
       return streams[slot]
     }
@@ -29,6 +40,15 @@ struct StreamTable {
       guard let stream = newValue else {
         removeValue(forKey: id)
         return
+      }
+      if ids.isEmpty {
+        if soleID == 0 || soleID == id {
+          if soleID == 0 { count += 1 }
+          soleID = id
+          sole = stream
+          return
+        }
+        spill()
       }
       if let slot = find(id) {
         streams[slot] = stream
@@ -45,6 +65,14 @@ struct StreamTable {
 
   @discardableResult
   mutating func removeValue(forKey id: Int32) -> ServerStream? {
+    if ids.isEmpty {
+      guard id == soleID, id != 0 else { return nil }
+      let removed = sole
+      soleID = 0
+      sole = nil
+      count = 0
+      return removed
+    }
     guard var hole = find(id) else { return nil }
     let removed = streams[hole]
     ids[hole] = 0
@@ -88,6 +116,16 @@ struct StreamTable {
       if found == 0 { return nil }
       slot = (slot + 1) & mask
     }
+  }
+
+  /// A second stream opened: the sole one moves into the arrays.
+  private mutating func spill() {
+    let (id, stream) = (soleID, sole)
+    soleID = 0
+    sole = nil
+    count = 0
+    grow()
+    self[id] = stream
   }
 
   private mutating func grow() {

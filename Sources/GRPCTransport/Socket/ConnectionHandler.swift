@@ -158,15 +158,18 @@ final class ConnectionHandler: EventLoopHandler {
   /// wrote since the sweep before gives back the memory it only needs while
   /// busy, once per idle spell. Waiting a sweep keeps a busy connection from
   /// paying a page fault per call.
-  func trimIfIdle() {
-    guard !isClosed, !trimmed else { return }
+  /// True when it gave something back this time.
+  @discardableResult
+  func trimIfIdle() -> Bool {
+    guard !isClosed, !trimmed else { return false }
     guard !activeSinceSweep else {
       activeSinceSweep = false
-      return
+      return false
     }
-    guard output.pending == 0, connection.trimIdleMemory() else { return }
+    guard output.pending == 0, connection.trimIdleMemory() else { return false }
     output.releaseBuffer()
     trimmed = true
+    return true
   }
 
   /// The server is stopping: the peer is told to open no more streams.

@@ -72,7 +72,9 @@ final class LoopContext: @unchecked Sendable {
 
   private func sweepIdleConnections() {
     idleSweepScheduled = false
-    for handler in connections.values { handler.trimIfIdle() }
+    var trimmed = false
+    for handler in connections.values where handler.trimIfIdle() { trimmed = true }
+    if trimmed { Syscall.releaseFreeHeapPages() }
     scheduleIdleSweep()
   }
 

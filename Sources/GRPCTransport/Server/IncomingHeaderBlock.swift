@@ -1,0 +1,20 @@
+/// A header block being received. HTTP/2 sends a block's frames back to
+/// back, so a connection receives one block at a time; it borrows this
+/// from its `ConnectionGroup` for the length of the block, and a stream
+/// keeps none of it past dispatch. An idle connection or subscription then
+/// carries no `RequestHead`, which is over a hundred bytes.
+final class IncomingHeaderBlock {
+  var head = RequestHead()
+  /// The stream the block belongs to (0: none).
+  private(set) var streamID: Int32 = 0
+
+  /// Starts collecting the block of `streamID`.
+  func begin(streamID: Int32) {
+    head = RequestHead()
+    self.streamID = streamID
+  }
+
+  func clear() {
+    begin(streamID: 0)
+  }
+}
