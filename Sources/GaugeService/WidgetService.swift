@@ -14,12 +14,12 @@ public struct WidgetService: GRPCService {
   ]
 
   private let store: any WidgetStore
-  private let hub: ChangeHub
+  private let subscriptions: SubscriptionContext
 
   /// `hub` must be the store's observer, so that Subscribe sees its changes.
   public init(store: any WidgetStore, hub: ChangeHub) {
     self.store = store
-    self.hub = hub
+    self.subscriptions = SubscriptionContext(store: store, hub: hub)
   }
 
   public func makeHandler(method: String, call: ServerCall) -> RPCHandler? {
@@ -27,7 +27,7 @@ public struct WidgetService: GRPCService {
     case "PublishValues":
       return PublishValuesHandler(call: call, store: store)
     case "Subscribe":
-      return SubscribeHandler(call: call, store: store, hub: hub)
+      return SubscribeHandler(call: call, context: subscriptions)
     case "PutWidget":
       return write(call, decode: WidgetWire.decodePutWidgetRequest) {
         request throws(WidgetError) in

@@ -29,6 +29,7 @@ final class ManualLoop: LoopExecutor, @unchecked Sendable {
 
 final class RecordingSubscriber: InboxSubscriber {
   var filter: WidgetFilter
+  var inboxSlot: Int32 = -1
   var offered: [(id: String, revision: UInt64)] = []
   var pumps = 0
   var encodedBytes: [[UInt8]] = []
@@ -125,6 +126,30 @@ final class RecordingSubscriber: InboxSubscriber {
     #expect(loop.pendingWakeUps == 0)
     loop.runQueued()
     #expect(subscriber.offered.isEmpty)
+  }
+
+  /// Subscribers sharing a filter sit in one bucket; removing one from
+  /// the middle moves the last into its slot, and each must still be found
+  /// (and removed) by the slot it keeps.
+  @Test func detachingFromTheMiddleOfABucketKeepsTheOthers() {
+    let hub = ChangeHub()
+    let loop = ManualLoop()
+    let subscribers = (0..<4).map { _ in RecordingSubscriber() }
+    var inbox: LoopInbox?
+    for subscriber in subscribers { inbox = hub.attach(subscriber, executor: loop) }
+    inbox?.detach(subscribers[1])
+    inbox?.detach(subscribers[1])
+    inbox?.detach(subscribers[0])
+    #expect(subscribers[0].inboxSlot == -1)
+    #expect(inbox?.subscriberCount.load(ordering: .relaxed) == 2)
+    hub.publish(widget("x", revision: 1))
+    loop.runQueued()
+    #expect(subscribers.map(\.offered.count) == [0, 0, 1, 1])
+    inbox?.detach(subscribers[3])
+    inbox?.attach(subscribers[0])
+    hub.publish(widget("x", revision: 2))
+    loop.runQueued()
+    #expect(subscribers.map(\.offered.count) == [1, 0, 2, 1])
   }
 
   @Test func publishingNeverWaitsForAnUndrainedLoop() {

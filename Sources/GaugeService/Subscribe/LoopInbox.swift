@@ -96,11 +96,11 @@ final class LoopInbox: @unchecked Sendable {
 }
 
 /// The subscribers of one loop that share a filter, in an array for cheap
-/// iteration; each remembers its slot for O(1) removal.
+/// iteration; each subscriber keeps its own slot for O(1) removal (a table
+/// of slots here cost more per subscriber than the slot itself).
 private final class FilterBucket {
   let filter: WidgetFilter
   private(set) var subscribers: [any InboxSubscriber] = []
-  private var slots: [ObjectIdentifier: Int] = [:]
 
   init(filter: WidgetFilter) {
     self.filter = filter
@@ -109,27 +109,35 @@ private final class FilterBucket {
   var isEmpty: Bool { subscribers.isEmpty }
 
   func add(_ subscriber: any InboxSubscriber) -> Bool {
-    let key = ObjectIdentifier(subscriber)
-    guard slots[key] == nil else { return false }
-    slots[key] = subscribers.count
+    guard !holds(subscriber) else { return false }
+    subscriber.inboxSlot = Int32(subscribers.count)
     subscribers.append(subscriber)
     return true
   }
 
   func remove(_ subscriber: any InboxSubscriber) -> Bool {
-    guard let slot = slots.removeValue(forKey: ObjectIdentifier(subscriber)) else { return false }
+    guard holds(subscriber) else { return false }
+    let slot = Int(subscriber.inboxSlot)
+    subscriber.inboxSlot = -1
     let last = subscribers.removeLast()
     if slot < subscribers.count {
       subscribers[slot] = last
-      slots[ObjectIdentifier(last)] = slot
+      last.inboxSlot = Int32(slot)
     }
     return true
+  }
+
+  private func holds(_ subscriber: any InboxSubscriber) -> Bool {
+    let slot = Int(subscriber.inboxSlot)
+    return slot >= 0 && slot < subscribers.count && subscribers[slot] === subscriber
   }
 }
 
 /// A subscriber as its loop's inbox sees it.
 protocol InboxSubscriber: AnyObject {
   var filter: WidgetFilter { get set }
+  /// Where its bucket keeps it; -1 while in none. Set by the inbox only.
+  var inboxSlot: Int32 { get set }
   /// A change for a widget the filter matches: sent at once (true) when
   /// the subscriber keeps up, otherwise queued (false) for `pump`.
   func offer(_ event: SharedEvent) -> Bool

@@ -7,26 +7,28 @@ import GaugeWire
 /// encoded only when HTTP/2 flow control would take them; until then they
 /// wait in a `SubscriberQueue`, coalesced per widget, so a reader that stops
 /// reading costs memory bounded by the widgets it watches.
+///
+/// Ten thousand of these may sit idle on one server, so its fields are
+/// kept few: what only a start or a minimum interval needs lives elsewhere.
 final class SubscribeHandler: RPCHandler, InboxSubscriber {
   private let call: ServerCall
-  private let store: any WidgetStore
-  private let hub: ChangeHub
+  private let context: SubscriptionContext
   private var inbox: LoopInbox?
   private var queue = SubscriberQueue<SharedEvent>()
   var filter = WidgetFilter()
+  var inboxSlot: Int32 = -1
   private var started = false
-  private var wakeTimer: ScheduledWork?
-  private var wakeAtMs: Int64?
+  /// Only for a `min_interval_ms`.
+  private var intervalWake: IntervalWake?
 
   /// Bytes queued on the stream before the handler stops encoding and waits
   /// for flow control: about one DATA frame's worth, so the latest state is
   /// what gets encoded when the reader catches up.
   private static let lowWaterBytes = 16 << 10
 
-  init(call: ServerCall, store: any WidgetStore, hub: ChangeHub) {
+  init(call: ServerCall, context: SubscriptionContext) {
     self.call = call
-    self.store = store
-    self.hub = hub
+    self.context = context
   }
 
   func receive(message: [UInt8]) {
@@ -48,7 +50,7 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
     // Attach before reading the store: a change made in between is then
     // both in the initial state and offered live, and the queue drops the
     // live copy by revision; attaching later could miss it.
-    inbox = hub.attach(self, call: call)
+    inbox = context.hub.attach(self, call: call)
     queue = SubscriberQueue(minIntervalMs: Int64(query.minIntervalMs))
     begin(query)
     // A strong capture: the call drops this closure when it finishes or its
@@ -60,6 +62,7 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
   }
 
   private func begin(_ query: SubscribeQuery) {
+    let store = context.store
     if let since = query.sinceRevision {
       if case .changes(let upserts, let removals, let lastRevision) = store.changes(since: since) {
         var events = upserts.filter { filter.matches($0.id) }.map { SharedEvent(widget: $0) }
@@ -74,7 +77,7 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
       queue.begin(resetFirst: true, initial: snapshotEvents(widgets), revision: lastRevision)
       return
     }
-    let (widgets, lastRevision) = store.snapshot()
+    let (widgets, lastRevision) = context.store.snapshot()
     queue.begin(
       resetFirst: false, initial: query.includeSnapshot ? snapshotEvents(widgets) : [],
       revision: lastRevision)
@@ -97,8 +100,8 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
   private func detach() {
     inbox?.detach(self)
     inbox = nil
-    wakeTimer?.cancel()
-    wakeTimer = nil
+    intervalWake?.timer?.cancel()
+    intervalWake = nil
     call.onOutboundDrained = nil
   }
 
@@ -135,6 +138,8 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
         call.send(message: event.bytes)
       case .synced(let revision):
         call.send(message: WidgetWire.encodeWidgetEvent(.synced(revision: revision)))
+        // The snapshot's burst is over; live changes may be rare.
+        call.releaseOutboundBuffer()
       case .reset(let revision):
         call.send(message: WidgetWire.encodeWidgetEvent(.reset(revision: revision)))
       }
@@ -149,13 +154,21 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
     guard queue.minIntervalMs > 0,
       let dueMs = queue.nextDueMs(nowMs: nowMs), dueMs > nowMs
     else { return }
-    if let wakeAtMs, wakeAtMs <= dueMs { return }
-    wakeTimer?.cancel()
-    wakeAtMs = dueMs
-    wakeTimer = call.schedule(after: .milliseconds(dueMs - nowMs)) { [weak self] in
-      self?.wakeAtMs = nil
-      self?.wakeTimer = nil
+    let wake = intervalWake ?? IntervalWake()
+    intervalWake = wake
+    if let wakeAtMs = wake.atMs, wakeAtMs <= dueMs { return }
+    wake.timer?.cancel()
+    wake.atMs = dueMs
+    wake.timer = call.schedule(after: .milliseconds(dueMs - nowMs)) { [weak self] in
+      self?.intervalWake?.atMs = nil
+      self?.intervalWake?.timer = nil
       self?.pump()
     }
   }
+}
+
+/// The timer that sends events a minimum interval held back.
+private final class IntervalWake {
+  var timer: ScheduledWork?
+  var atMs: Int64?
 }
