@@ -66,6 +66,33 @@ public final class InMemoryWidgetStore: WidgetStore {
       })
   }
 
+  public func setValues(_ updates: [ValueSet]) -> [ValueSetRejection] {
+    table.withLock { table in
+      if let blocker = persistence?.writeBlocker {
+        return updates.indices.map { ValueSetRejection(offset: $0, error: blocker) }
+      }
+      let now = clock()
+      var rejections: [ValueSetRejection] = []
+      var recorded: [ValueChange] = []
+      if persistence != nil { recorded.reserveCapacity(updates.count) }
+      for (offset, update) in updates.enumerated() {
+        do throws(WidgetError) {
+          let change = try table.setValue(update.value, id: update.id, now: now)
+          if persistence != nil, case .upserted(let widget, _) = change {
+            recorded.append(valueChange(widget, slot: table.lastSetValueSlot))
+          }
+          observer?(change)
+        } catch {
+          rejections.append(ValueSetRejection(offset: offset, error: error))
+        }
+      }
+      // Still inside the critical section: persistence sees the batch in
+      // revision order with every other thread's changes.
+      if !recorded.isEmpty { persistence?.recordValues(recorded) }
+      return rejections
+    }
+  }
+
   public func get(id: String) throws(WidgetError) -> Widget {
     try table.withLock { (table) throws(WidgetError) in try table.get(id: id) }
   }
@@ -118,16 +145,19 @@ public final class InMemoryWidgetStore: WidgetStore {
       case .removed:
         persistence?.record(change, removedAtMs: now)
       case .upserted(let widget, _) where valueOnly:
-        persistence?.recordValue(
-          ValueChange(
-            id: widget.id, value: widget.content.templateValue, revision: widget.revision,
-            updatedAtMs: widget.updatedAtMs, tableSlot: table.lastSetValueSlot))
+        persistence?.recordValue(valueChange(widget, slot: table.lastSetValueSlot))
       case .upserted:
         persistence?.record(change, removedAtMs: nil)
       }
       observer?(change)
       return change
     }
+  }
+
+  private func valueChange(_ widget: Widget, slot: Int32) -> ValueChange {
+    ValueChange(
+      id: widget.id, value: widget.content.templateValue, revision: widget.revision,
+      updatedAtMs: widget.updatedAtMs, tableSlot: slot)
   }
 
   private func upsertedWidget(_ change: WidgetChange) -> Widget {

@@ -8,6 +8,8 @@ public protocol WidgetPersistence: AnyObject, Sendable {
   /// Queues a change that set only a widget's value (the producers' hot
   /// path); the rest of the widget is as the changes before it left it.
   func recordValue(_ change: ValueChange)
+  /// `recordValue` for each, in order.
+  func recordValues(_ changes: [ValueChange])
   /// Calls `done`, on any thread, once everything recorded before this call
   /// is as durable as the configured mode promises, or with `.unavailable`
   /// when it could not be stored.
@@ -16,4 +18,10 @@ public protocol WidgetPersistence: AnyObject, Sendable {
   /// failed): checked before a write is applied, so nothing is acknowledged
   /// that could not be stored.
   var writeBlocker: WidgetError? { get }
+}
+
+extension WidgetPersistence {
+  public func recordValues(_ changes: [ValueChange]) {
+    for change in changes { recordValue(change) }
+  }
 }

@@ -45,6 +45,10 @@ public protocol WidgetStore: Sendable {
   func update(_ request: WidgetUpdate) throws(WidgetError) -> Widget
   /// Sets the main value of an existing widget, whatever its template.
   func setValue(_ value: Double, id: String) throws(WidgetError) -> Widget
+  /// `setValue` for each item, in order, each accepted or rejected on its
+  /// own; returns the rejected ones. A producer's burst pays for the
+  /// store's lock and clock once.
+  func setValues(_ updates: [ValueSet]) -> [ValueSetRejection]
   func get(id: String) throws(WidgetError) -> Widget
   func list(_ query: ListQuery) throws(WidgetError) -> WidgetPage
   func delete(id: String) throws(WidgetError)
@@ -54,4 +58,18 @@ public protocol WidgetStore: Sendable {
   /// Calls `done` (at once, or later on any thread) when every write applied
   /// before this call is durable, or with the error that kept it from disk.
   func whenDurable(_ done: @escaping @Sendable (Result<Void, WidgetError>) -> Void)
+}
+
+extension WidgetStore {
+  public func setValues(_ updates: [ValueSet]) -> [ValueSetRejection] {
+    var rejections: [ValueSetRejection] = []
+    for (offset, update) in updates.enumerated() {
+      do throws(WidgetError) {
+        _ = try setValue(update.value, id: update.id)
+      } catch {
+        rejections.append(ValueSetRejection(offset: offset, error: error))
+      }
+    }
+    return rejections
+  }
 }

@@ -99,6 +99,10 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
     if queue.withLock({ $0.recordValue(change) }) { wake.signal() }
   }
 
+  public func recordValues(_ changes: [ValueChange]) {
+    if queue.withLock({ $0.recordValues(changes) }) { wake.signal() }
+  }
+
   public func whenDurable(_ done: @escaping @Sendable (Result<Void, WidgetError>) -> Void) {
     switch options.durability {
     case .relaxed:

@@ -54,8 +54,18 @@ struct WriteQueue {
     return counted()
   }
 
-  private mutating func counted() -> Bool {
-    recorded += 1
+  /// `recordValue` for a run of value-only changes, under one lock.
+  mutating func recordValues(
+    _ changes: [ValueChange], now: () -> UInt64 = WakeSignal.nowNanoseconds
+  ) -> Bool {
+    guard !changes.isEmpty else { return false }
+    if pending.isEmpty { pendingSinceNs = now() }
+    for change in changes { pending.appendValue(change) }
+    return counted(changes.count)
+  }
+
+  private mutating func counted(_ count: Int = 1) -> Bool {
+    recorded += UInt64(count)
     guard writerIdle else { return false }
     writerIdle = false
     return true

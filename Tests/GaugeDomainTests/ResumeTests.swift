@@ -147,6 +147,45 @@ import Testing
     #expect(store.snapshot().lastRevision == 1)
   }
 
+  /// A batch of values: each applied or rejected on its own, in order,
+  /// the accepted ones recorded in revision order and observed one by one.
+  @Test func aBatchOfValuesIsAppliedItemByItem() throws {
+    let persistence = RecordingPersistence()
+    let observed = Mutex<[UInt64]>([])
+    let store = InMemoryWidgetStore(
+      clock: { 42 }, persistence: persistence,
+      observer: { change in observed.withLock { $0.append(change.revision) } })
+    _ = try store.put(WidgetPut(id: "a", content: gaugeDraft()))
+    _ = try store.put(WidgetPut(id: "b", content: gaugeDraft()))
+    let rejections = store.setValues([
+      ValueSet(id: "a", value: 1), ValueSet(id: "nope", value: 1), ValueSet(id: "b", value: 9),
+      ValueSet(id: "b", value: .nan), ValueSet(id: "b", value: 2), ValueSet(id: "a", value: 4),
+    ])
+    #expect(rejections.map(\.offset) == [1, 2, 3])
+    #expect(rejections[0].error == .notFound(id: "nope"))
+    #expect(try store.get(id: "a").content.templateValue == 4)
+    #expect(try store.get(id: "b").content.templateValue == 2)
+    #expect(
+      persistence.recordedValues == [
+        ValueChange(id: "a", value: 1, revision: 3, updatedAtMs: 42),
+        ValueChange(id: "b", value: 2, revision: 4, updatedAtMs: 42),
+        ValueChange(id: "a", value: 4, revision: 5, updatedAtMs: 42),
+      ])
+    #expect(observed.withLock { $0 } == [1, 2, 3, 4, 5])
+  }
+
+  @Test func aBlockedPersistenceRefusesAWholeBatch() throws {
+    let persistence = RecordingPersistence()
+    let store = InMemoryWidgetStore(persistence: persistence)
+    _ = try store.put(WidgetPut(id: "a", content: gaugeDraft()))
+    persistence.blocker = .unavailable("disk full")
+    let rejections = store.setValues([ValueSet(id: "a", value: 1), ValueSet(id: "a", value: 2)])
+    #expect(rejections.map(\.offset) == [0, 1])
+    #expect(rejections.allSatisfy { $0.error == .unavailable("disk full") })
+    #expect(try store.get(id: "a").revision == 1)
+    #expect(persistence.recordedValues.isEmpty)
+  }
+
   @Test func durabilityIsAskedOfThePersistence() {
     let persistence = RecordingPersistence()
     let store = InMemoryWidgetStore(persistence: persistence)

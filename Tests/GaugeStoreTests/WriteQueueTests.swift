@@ -27,6 +27,27 @@ import Testing
     .removed(id: "w\(revision)", revision: revision)
   }
 
+  /// A run of values counts each of them: a waiter that asked after the
+  /// run is released only by a commit that took all of it.
+  @Test func aRunOfValuesCountsEachValue() {
+    let answers = Answers()
+    var queue = WriteQueue()
+    let values = (1...3).map {
+      ValueChange(id: "a", value: Double($0), revision: UInt64($0), updatedAtMs: 0)
+    }
+    _ = queue.recordValues(values)
+    #expect(queue.recorded == 3)
+    _ = queue.waitUntilCommitted(answers.waiter(1))
+    #expect(queue.waiterCount == 1)
+    let (taken, through) = queue.take()
+    #expect(through == 3)
+    #expect(taken.batch(expectedWidgets: 1).changeCount == 3)
+    answers.call(queue.commitSucceeded(through: through), with: .success(()))
+    #expect(answers.all.map(\.0) == [1])
+    #expect(queue.recordValues([]) == false)
+    #expect(queue.recorded == 3)
+  }
+
   @Test func withNothingRecordedAWaiterIsAnsweredAtOnce() {
     var queue = WriteQueue()
     let answer = queue.waitUntilCommitted { _ in }

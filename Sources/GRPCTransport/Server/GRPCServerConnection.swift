@@ -524,6 +524,8 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     defer { partialRequestBytes += stream.deframer.bufferedBytes - before }
     stream.deframer.append(bytes)
     guard admitsRequestBytes(growth: stream.deframer.bufferedBytes - before) else { return }
+    var delivered = false
+    defer { if delivered, stream.callIsLive { stream.handler?.receiveBatchEnd() } }
     while stream.callIsLive {
       let message: MessageDeframer.Message?
       do {
@@ -533,6 +535,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
         return
       }
       guard let message else { return }
+      delivered = true
       guard message.compressed else {
         stream.handler?.receive(message: message.bytes, compressed: false)
         continue

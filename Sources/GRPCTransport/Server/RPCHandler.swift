@@ -8,6 +8,10 @@ public protocol RPCHandler: AnyObject {
   /// The same, for handlers that care whether the message travelled
   /// compressed; by default it forwards to `receive(message:)`.
   func receive(message: [UInt8], compressed: Bool)
+  /// The messages that arrived together (one DATA frame's worth) have all
+  /// been passed to `receive`: a handler that batches its work applies the
+  /// batch now. By default nothing happens.
+  func receiveBatchEnd()
   func receiveEnd()
   func cancel(_ reason: GRPCStatus)
   /// The server has begun a graceful shutdown. A call that would otherwise
@@ -23,6 +27,8 @@ extension RPCHandler {
   }
 
   public func serverShutdownBegan() {}
+
+  public func receiveBatchEnd() {}
 }
 
 /// A service answers one gRPC service name (`gauge.v1.WidgetService`).

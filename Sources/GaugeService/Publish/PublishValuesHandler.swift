@@ -6,13 +6,22 @@ import GaugeWire
 /// widget's current bounds and applied in order; a bad item is counted and
 /// reported on its own and the stream goes on. The summary is sent once
 /// every accepted item is durable.
+///
+/// Items are applied a batch at a time: those that arrived together (one
+/// DATA frame, up to a thousand or so) go to the store in one `setValues`,
+/// which takes its lock and reads its clock once for all of them.
 final class PublishValuesHandler: RPCHandler {
   private let call: ServerCall
   private let store: any WidgetStore
+  /// The stream position of the next item.
   private var index: UInt64 = 0
   private var accepted: UInt64 = 0
   private var rejected: UInt64 = 0
   private var rejections: [PublishRejection] = []
+  /// Decoded items not yet applied, the first at stream position
+  /// `batchStart`; reused from batch to batch.
+  private var batch: [ValueSet] = []
+  private var batchStart: UInt64 = 0
 
   /// Rejections reported in the summary; the count covers all of them.
   static let reportedRejections = 100
@@ -26,22 +35,38 @@ final class PublishValuesHandler: RPCHandler {
     defer { index += 1 }
     switch WireDecoding.decode(message, with: WidgetWire.decodeValueUpdate) {
     case .failure(let error):
-      reject(id: "", .internal, "could not parse the ValueUpdate: \(error.message)")
+      // Applied first, so that rejections stay in stream order.
+      applyBatch()
+      reject(at: index, id: "", .internal, "could not parse the ValueUpdate: \(error.message)")
     case .success(let update):
       guard let value = update.value else {
-        return reject(id: update.id, .invalidArgument, "value: is required")
+        applyBatch()
+        return reject(at: index, id: update.id, .invalidArgument, "value: is required")
       }
-      do throws(WidgetError) {
-        _ = try store.setValue(value, id: update.id)
-        accepted += 1
-      } catch {
-        let status = error.grpcStatus
-        reject(id: update.id, status.code, status.message)
-      }
+      if batch.isEmpty { batchStart = index }
+      batch.append(ValueSet(id: update.id, value: value))
     }
   }
 
+  func receiveBatchEnd() {
+    applyBatch()
+  }
+
+  private func applyBatch() {
+    guard !batch.isEmpty else { return }
+    let failures = store.setValues(batch)
+    accepted += UInt64(batch.count - failures.count)
+    for failure in failures {
+      let status = failure.error.grpcStatus
+      reject(
+        at: batchStart + UInt64(failure.offset), id: batch[failure.offset].id, status.code,
+        status.message)
+    }
+    batch.removeAll(keepingCapacity: true)
+  }
+
   func receiveEnd() {
+    applyBatch()
     let call = self.call
     let summary = WidgetWire.encodePublishSummary(
       accepted: accepted, rejected: rejected, rejections: rejections)
@@ -61,9 +86,13 @@ final class PublishValuesHandler: RPCHandler {
     }
   }
 
-  func cancel(_ reason: GRPCStatus) {}
+  /// What arrived is applied, as it would have been item by item; no
+  /// summary can follow.
+  func cancel(_ reason: GRPCStatus) {
+    applyBatch()
+  }
 
-  private func reject(id: String, _ code: GRPCStatus.Code, _ message: String) {
+  private func reject(at index: UInt64, id: String, _ code: GRPCStatus.Code, _ message: String) {
     rejected += 1
     guard rejections.count < Self.reportedRejections else { return }
     rejections.append(
