@@ -11,18 +11,20 @@ private final class RecordingSink: ServerCallSink, LoopExecutor, @unchecked Send
   var finished: GRPCStatus?
   var queuedBytes = 0
 
-  func sendInitialMetadata(streamID: Int32, metadata: Metadata) {}
-  func send(streamID: Int32, message: [UInt8], compress: Bool) {
+  func sendInitialMetadata(_ stream: ServerStream, metadata: Metadata) {}
+  func send(_ stream: ServerStream, message: [UInt8], compress: Bool) {
     sent.append(message)
     queuedBytes += message.count + 5
   }
-  func finish(streamID: Int32, status: GRPCStatus, trailers: Metadata) { finished = status }
+  func finish(_ stream: ServerStream, status: GRPCStatus, trailers: Metadata) {
+    finished = status
+  }
   func execute(_ work: @escaping @Sendable () -> Void) { work() }
   var inLoop: Bool { true }
   var loopExecutor: any LoopExecutor { self }
   var now: ContinuousClock.Instant { .now }
-  func pendingOutboundBytes(streamID: Int32) -> Int { queuedBytes }
-  func releaseOutboundBuffer(streamID: Int32) {}
+  func pendingOutboundBytes(_ stream: ServerStream) -> Int { queuedBytes }
+  func releaseOutboundBuffer(_ stream: ServerStream) {}
   func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork {
     ScheduledWork(cancel: {})
   }
@@ -44,7 +46,7 @@ private func watch(_ health: HealthService, _ service: String) -> (
   let sink = RecordingSink()
   let call = ServerCall(
     service: health.serviceName, method: "Watch", metadata: Metadata(), deadline: nil,
-    streamID: 1, sink: sink)
+    stream: ServerStream(id: 1, maxMessageBytes: 1 << 20), sink: sink)
   let handler = health.makeHandler(method: "Watch", call: call)!
   handler.receive(message: request(service))
   handler.receiveEnd()
@@ -130,7 +132,7 @@ private func watch(_ health: HealthService, _ service: String) -> (
     let sink = RecordingSink()
     let call = ServerCall(
       service: health.serviceName, method: "Watch", metadata: Metadata(), deadline: nil,
-      streamID: 1, sink: sink)
+      stream: ServerStream(id: 1, maxMessageBytes: 1 << 20), sink: sink)
     let handler = health.makeHandler(method: "Watch", call: call)!
     handler.receiveEnd()
     #expect(sink.finished?.code == .unimplemented)

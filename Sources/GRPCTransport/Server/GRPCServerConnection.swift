@@ -238,7 +238,7 @@ public final class GRPCServerConnection {
     let deadline = timeout.map { scheduler.now + $0 }
     let call = ServerCall(
       service: serviceName, method: methodName, metadata: head.metadata, deadline: deadline,
-      streamID: stream.id, sink: self, inFlight: callsInFlight)
+      stream: stream, sink: self, inFlight: callsInFlight)
     stream.call = call
     guard let handler = service.makeHandler(method: methodName, call: call) else {
       call.finish(
@@ -406,13 +406,14 @@ public final class GRPCServerConnection {
 // MARK: - ServerCallSink
 
 extension GRPCServerConnection: ServerCallSink {
-  func sendInitialMetadata(streamID: Int32, metadata: Metadata) {
-    guard let stream = streams[streamID] else { return }
+  // A call reaches these only while it is live: it is marked finished
+  // before its stream leaves the table, and detached right after.
+
+  func sendInitialMetadata(_ stream: ServerStream, metadata: Metadata) {
     startResponse(stream, metadata: metadata)
   }
 
-  func send(streamID: Int32, message: [UInt8], compress: Bool) {
-    guard let stream = streams[streamID] else { return }
+  func send(_ stream: ServerStream, message: [UInt8], compress: Bool) {
     var payload = message
     var compressed = false
     if compress, stream.responseEncoding == .gzip, let deflated = deflater.deflate(message) {
@@ -427,8 +428,7 @@ extension GRPCServerConnection: ServerCallSink {
     wake(stream)
   }
 
-  func finish(streamID: Int32, status: GRPCStatus, trailers: Metadata) {
-    guard let stream = streams[streamID] else { return }
+  func finish(_ stream: ServerStream, status: GRPCStatus, trailers: Metadata) {
     stream.deadlineTimer?.cancel()
     stream.deadlineTimer = nil
     if stream.responseStarted {
@@ -453,12 +453,11 @@ extension GRPCServerConnection: ServerCallSink {
     scheduler.schedule(after: delay, work)
   }
 
-  func pendingOutboundBytes(streamID: Int32) -> Int {
-    streams[streamID]?.pendingOutboundBytes ?? 0
+  func pendingOutboundBytes(_ stream: ServerStream) -> Int {
+    stream.pendingOutboundBytes
   }
 
-  func releaseOutboundBuffer(streamID: Int32) {
-    guard let stream = streams[streamID] else { return }
+  func releaseOutboundBuffer(_ stream: ServerStream) {
     if stream.pendingOutboundBytes == 0 {
       stream.outbound = []
       stream.outboundOffset = 0

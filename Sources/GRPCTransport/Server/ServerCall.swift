@@ -12,7 +12,6 @@ public final class ServerCall: @unchecked Sendable {
   // Declared here, after the deadline's tag byte, where they fill what
   // would be padding: one allocation size class less per open call.
   public private(set) var isFinished = false
-  private let streamID: Int32
 
   /// Called on the loop when the stream has sent everything queued and
   /// HTTP/2 flow control would take more: the moment for a producer that
@@ -24,6 +23,10 @@ public final class ServerCall: @unchecked Sendable {
   /// onto slow reference counting); the connection lets go through
   /// `detach()` when the stream closes. Loop only.
   private var sink: ServerCallSink?
+  /// The connection's state for this call's stream, handed to the sink so
+  /// that a send needs no lookup by id (several per event on the fan-out
+  /// path). Let go with the sink. Loop only.
+  private var stream: ServerStream?
   /// Fixed at creation, so other threads can hop to the loop without
   /// touching `sink`.
   private let executor: any LoopExecutor
@@ -31,13 +34,13 @@ public final class ServerCall: @unchecked Sendable {
 
   init(
     service: String, method: String, metadata: Metadata, deadline: ContinuousClock.Instant?,
-    streamID: Int32, sink: ServerCallSink, inFlight: CallsInFlight? = nil
+    stream: ServerStream, sink: ServerCallSink, inFlight: CallsInFlight? = nil
   ) {
     self.service = service
     self.method = method
     self.metadata = metadata
     self.deadline = deadline
-    self.streamID = streamID
+    self.stream = stream
     self.sink = sink
     self.executor = sink.loopExecutor
     self.inFlight = inFlight
@@ -52,20 +55,23 @@ public final class ServerCall: @unchecked Sendable {
   /// the first message or the status.
   public func sendInitialMetadata(_ metadata: Metadata) {
     guard !isFinished else { return }
-    sink?.sendInitialMetadata(streamID: streamID, metadata: metadata)
+    guard let stream else { return }
+    sink?.sendInitialMetadata(stream, metadata: metadata)
   }
 
   /// Queues a response message, compressed when the call negotiated a
   /// response encoding, unless `compress` is false.
   public func send(message: [UInt8], compress: Bool = true) {
     guard !isFinished else { return }
-    sink?.send(streamID: streamID, message: message, compress: compress)
+    guard let stream else { return }
+    sink?.send(stream, message: message, compress: compress)
   }
 
   /// Response bytes queued on this stream that HTTP/2 has not sent yet
   /// (held back by flow control or not yet written).
   public var pendingOutboundBytes: Int {
-    sink?.pendingOutboundBytes(streamID: streamID) ?? 0
+    guard let stream else { return 0 }
+    return sink?.pendingOutboundBytes(stream) ?? 0
   }
 
   /// The stream expects a quiet spell (a subscription past its snapshot):
@@ -73,7 +79,8 @@ public final class ServerCall: @unchecked Sendable {
   /// of being kept for the next message. The next message allocates anew.
   public func releaseOutboundBuffer() {
     guard !isFinished else { return }
-    sink?.releaseOutboundBuffer(streamID: streamID)
+    guard let stream else { return }
+    sink?.releaseOutboundBuffer(stream)
   }
 
   /// Ends the call with a status and optional trailing metadata. Later
@@ -82,7 +89,8 @@ public final class ServerCall: @unchecked Sendable {
     guard !isFinished else { return }
     isFinished = true
     onOutboundDrained = nil
-    sink?.finish(streamID: streamID, status: status, trailers: trailers)
+    guard let stream else { return }
+    sink?.finish(stream, status: status, trailers: trailers)
   }
 
   /// Runs `work` on this call's event loop, from any thread.
@@ -116,19 +124,20 @@ public final class ServerCall: @unchecked Sendable {
   func detach() {
     markFinished()
     sink = nil
+    stream = nil
   }
 }
 
 /// Where a call's output goes: the connection that owns the stream.
 protocol ServerCallSink: AnyObject {
-  func sendInitialMetadata(streamID: Int32, metadata: Metadata)
-  func send(streamID: Int32, message: [UInt8], compress: Bool)
-  func finish(streamID: Int32, status: GRPCStatus, trailers: Metadata)
+  func sendInitialMetadata(_ stream: ServerStream, metadata: Metadata)
+  func send(_ stream: ServerStream, message: [UInt8], compress: Bool)
+  func finish(_ stream: ServerStream, status: GRPCStatus, trailers: Metadata)
   func execute(_ work: @escaping @Sendable () -> Void)
   var inLoop: Bool { get }
   var loopExecutor: any LoopExecutor { get }
   var now: ContinuousClock.Instant { get }
   func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork
-  func pendingOutboundBytes(streamID: Int32) -> Int
-  func releaseOutboundBuffer(streamID: Int32)
+  func pendingOutboundBytes(_ stream: ServerStream) -> Int
+  func releaseOutboundBuffer(_ stream: ServerStream)
 }
