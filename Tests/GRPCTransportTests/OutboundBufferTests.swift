@@ -7,13 +7,18 @@ import Testing
 /// expects a quiet spell: an idle subscription may stay open for hours.
 /// What it sends later still goes out, in order.
 @Suite struct OutboundBufferTests {
-  @Test func aDrainedStreamDetachesAndKeepsOnlyASmallBuffer() {
+  /// A call the Echo service holds open, with its request still open too.
+  private func heldStream() -> (InMemoryHTTP2Client, Int32, ServerCall) {
     let (client, service, _) = makeConnection()
     let stream = client.start(
       headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Echo/Hold"), body: framed([1]),
       end: false)
     client.exchange()
-    let call = service.handlers[0].call
+    return (client, stream, service.handlers[0].call)
+  }
+
+  @Test func aDrainedStreamDetachesAndKeepsOnlyASmallBuffer() {
+    let (client, stream, call) = heldStream()
     let server = client.server
 
     call.send(message: [UInt8](repeating: 1, count: 100))
@@ -50,12 +55,7 @@ import Testing
   /// Trailers for a stream with nothing left to send go out on their own,
   /// not behind an empty DATA frame.
   @Test func trailersAfterAnIdleSpellNeedNoDataFrame() {
-    let (client, service, _) = makeConnection()
-    let stream = client.start(
-      headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Echo/Hold"), body: framed([1]),
-      end: false)
-    client.exchange()
-    let call = service.handlers[0].call
+    let (client, stream, call) = heldStream()
     call.send(message: [4])
     client.exchange()
     call.finish(.ok)
