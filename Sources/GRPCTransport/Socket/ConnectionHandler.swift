@@ -158,18 +158,17 @@ final class ConnectionHandler: EventLoopHandler {
   /// wrote since the sweep before gives back the memory it only needs while
   /// busy, once per idle spell. Waiting a sweep keeps a busy connection from
   /// paying a page fault per call.
-  /// True when it gave something back this time.
   @discardableResult
-  func trimIfIdle() -> Bool {
-    guard !isClosed, !trimmed else { return false }
+  func trimIfIdle() -> IdleSweepOutcome {
+    guard !isClosed else { return .quiet }
     guard !activeSinceSweep else {
       activeSinceSweep = false
-      return false
+      return .active
     }
-    guard output.pending == 0, connection.trimIdleMemory() else { return false }
+    guard !trimmed, output.pending == 0, connection.trimIdleMemory() else { return .quiet }
     output.releaseBuffer()
     trimmed = true
-    return true
+    return .trimmed
   }
 
   /// The server is stopping: the peer is told to open no more streams.
@@ -198,4 +197,14 @@ final class ConnectionHandler: EventLoopHandler {
     connection.connectionLost()
     onClose(self)
   }
+}
+
+/// What an idle sweep found a connection doing.
+enum IdleSweepOutcome {
+  /// It read or wrote since the sweep before.
+  case active
+  /// Idle for a whole interval: it gave back its spare memory just now.
+  case trimmed
+  /// Idle, with nothing (more) to give back.
+  case quiet
 }

@@ -72,9 +72,19 @@ final class LoopContext: @unchecked Sendable {
 
   private func sweepIdleConnections() {
     idleSweepScheduled = false
+    var active = false
     var trimmed = false
-    for handler in connections.values where handler.trimIfIdle() { trimmed = true }
-    if trimmed { Syscall.releaseFreeHeapPages() }
+    for handler in connections.values {
+      switch handler.trimIfIdle() {
+      case .active: active = true
+      case .trimmed: trimmed = true
+      case .quiet: break
+      }
+    }
+    // Once per quiet spell of the whole loop: the trim holds each malloc
+    // arena's lock while it walks it (milliseconds for a heap of 100 MB),
+    // so it waits until no connection of this loop is there to notice.
+    if trimmed, !active { Syscall.releaseFreeHeapPages() }
     scheduleIdleSweep()
   }
 
