@@ -389,16 +389,12 @@ public final class GRPCServerConnection {
   /// send, trailers go out on their own rather than after an empty DATA
   /// frame.
   private func attachBody(_ stream: ServerStream) {
-    if stream.pendingOutboundBytes == 0 {
-      guard case .trailers(let fields) = stream.ending else {
-        if stream.ending == nil { return }
-        if session.attachData(streamID: stream.id) { stream.body = .attached }
-        return
-      }
+    if stream.pendingOutboundBytes == 0, case .trailers(let fields) = stream.ending {
       stream.body = .ended
       session.submitTrailers(streamID: stream.id, trailers: fields)
       return
     }
+    guard stream.pendingOutboundBytes > 0 || stream.ending != nil else { return }
     if session.attachData(streamID: stream.id) { stream.body = .attached }
   }
 }
