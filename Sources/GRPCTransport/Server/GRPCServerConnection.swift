@@ -133,10 +133,7 @@ public final class GRPCServerConnection {
     guard streams.isEmpty else {
       // Open streams (idle subscriptions) keep nothing for their next
       // message: it may be hours away.
-      for stream in streams.values where stream.pendingOutboundBytes == 0 {
-        stream.outbound = []
-        stream.outboundOffset = 0
-      }
+      for stream in streams.values { stream.releaseDrainedOutbound() }
       return true
     }
     guard session.trimIdleMemory() else { return false }
@@ -454,12 +451,8 @@ extension GRPCServerConnection: ServerCallSink {
   }
 
   func releaseOutboundBuffer(_ stream: ServerStream) {
-    if stream.pendingOutboundBytes == 0 {
-      stream.outbound = []
-      stream.outboundOffset = 0
-    } else {
-      stream.releasesBufferWhenDrained = true
-    }
+    stream.releaseDrainedOutbound()
+    if stream.pendingOutboundBytes > 0 { stream.releasesBufferWhenDrained = true }
   }
 }
 
@@ -634,7 +627,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     stream.body = .detached
     if stream.releasesBufferWhenDrained {
       stream.releasesBufferWhenDrained = false
-      stream.outbound = []
+      stream.releaseDrainedOutbound()
     }
     return .paused(count)
   }

@@ -55,6 +55,14 @@ final class ServerStream {
 
   var pendingOutboundBytes: Int { outbound.count - outboundOffset }
 
+  /// Lets go of the outbound buffer if everything in it is sent; the next
+  /// message allocates anew.
+  func releaseDrainedOutbound() {
+    guard pendingOutboundBytes == 0 else { return }
+    outbound = []
+    outboundOffset = 0
+  }
+
   /// Drops the response bytes not sent yet; returns how many there were.
   func discardOutbound() -> Int {
     let dropped = pendingOutboundBytes
