@@ -59,17 +59,3 @@ public protocol WidgetStore: Sendable {
   /// before this call is durable, or with the error that kept it from disk.
   func whenDurable(_ done: @escaping @Sendable (Result<Void, WidgetError>) -> Void)
 }
-
-extension WidgetStore {
-  public func setValues(_ updates: [ValueSet]) -> [ValueSetRejection] {
-    var rejections: [ValueSetRejection] = []
-    for (offset, update) in updates.enumerated() {
-      do throws(WidgetError) {
-        _ = try setValue(update.value, id: update.id)
-      } catch {
-        rejections.append(ValueSetRejection(offset: offset, error: error))
-      }
-    }
-    return rejections
-  }
-}
