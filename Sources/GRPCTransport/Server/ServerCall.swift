@@ -9,7 +9,7 @@ public final class ServerCall: @unchecked Sendable {
   public let metadata: Metadata
   /// When the client's `grpc-timeout` runs out, if it sent one.
   public let deadline: ContinuousClock.Instant?
-  // Declared here, after the deadline's tag byte, where they fill what
+  // Declared here, after the deadline's tag byte, where it fills what
   // would be padding: one allocation size class less per open call.
   public private(set) var isFinished = false
 

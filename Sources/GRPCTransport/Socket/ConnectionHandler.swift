@@ -158,7 +158,6 @@ final class ConnectionHandler: EventLoopHandler {
   /// wrote since the sweep before gives back the memory it only needs while
   /// busy, once per idle spell. Waiting a sweep keeps a busy connection from
   /// paying a page fault per call.
-  @discardableResult
   func trimIfIdle() -> IdleSweepOutcome {
     guard !isClosed else { return .quiet }
     guard !activeSinceSweep else {

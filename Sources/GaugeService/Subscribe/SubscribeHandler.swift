@@ -77,7 +77,7 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
       queue.begin(resetFirst: true, initial: snapshotEvents(widgets), revision: lastRevision)
       return
     }
-    let (widgets, lastRevision) = context.store.snapshot()
+    let (widgets, lastRevision) = store.snapshot()
     queue.begin(
       resetFirst: false, initial: query.includeSnapshot ? snapshotEvents(widgets) : [],
       revision: lastRevision)
