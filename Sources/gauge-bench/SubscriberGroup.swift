@@ -139,7 +139,11 @@ private final class Subscriber: ClientCallHandler {
   }
 
   func received(message: [UInt8]) {
-    let event = message.withUnsafeBytes { WidgetWire.peekWidgetEvent($0) }
+    message.withUnsafeBytes { received(messageBytes: $0) }
+  }
+
+  func received(messageBytes bytes: UnsafeRawBufferPointer) {
+    let event = WidgetWire.peekWidgetEvent(bytes)
     switch event {
     case .synced:
       if !isSynced {

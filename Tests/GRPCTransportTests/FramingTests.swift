@@ -51,6 +51,59 @@ import Testing
     #expect(deframer.bufferedBytes == 0)
   }
 
+  /// What `next(in:)` finds in each chunk, in order: "chunk" for a view
+  /// of the chunk, "assembled" for a copy from the buffer.
+  private func found(in chunks: [[UInt8]], limit: Int = 100) throws -> [(String, Bool, [UInt8])] {
+    var deframer = MessageDeframer(maxMessageBytes: limit)
+    var results: [(String, Bool, [UInt8])] = []
+    for chunk in chunks {
+      try chunk.withUnsafeBytes { raw in
+        var input = raw
+        while let found = try deframer.next(in: &input) {
+          switch found {
+          case .inChunk(let compressed, let bytes):
+            results.append(("chunk", compressed, Array(bytes)))
+          case .assembled(let message):
+            results.append(("assembled", message.compressed, message.bytes))
+          }
+        }
+        #expect(input.isEmpty)
+      }
+    }
+    #expect(deframer.bufferedBytes == 0)
+    return results
+  }
+
+  @Test func deframerReadsWholeMessagesInPlaceAndAssemblesSplitOnes() throws {
+    let whole = try found(in: [framed([1, 2]) + framed([]) + framed([9], compressed: true)])
+    #expect(whole.map(\.0) == ["chunk", "chunk", "chunk"])
+    #expect(whole.map(\.1) == [false, false, true])
+    #expect(whole.map(\.2) == [[1, 2], [], [9]])
+
+    // A message split across chunks is assembled, and so is what follows it
+    // in the chunk that completes it; the next chunk is read in place again.
+    let stream = framed([1, 2, 3]) + framed([4])
+    let split = try found(in: [
+      Array(stream[0..<3]), Array(stream[3..<7]), Array(stream[7...]), framed([5]),
+    ])
+    #expect(split.map(\.0) == ["assembled", "assembled", "chunk"])
+    #expect(split.map(\.2) == [[1, 2, 3], [4], [5]])
+  }
+
+  @Test func deframerInPlaceRejectsOversizeBeforeBuffering() {
+    var deframer = MessageDeframer(maxMessageBytes: 10)
+    ([0, 0, 0, 0, 11, 1, 2] as [UInt8]).withUnsafeBytes { raw in
+      var input = raw
+      #expect(throws: GRPCStatus.self) { try deframer.next(in: &input) }
+    }
+    #expect(deframer.bufferedBytes == 0)
+    var flags = MessageDeframer(maxMessageBytes: 10)
+    ([2, 0, 0, 0, 0] as [UInt8]).withUnsafeBytes { raw in
+      var input = raw
+      #expect(throws: GRPCStatus.self) { try flags.next(in: &input) }
+    }
+  }
+
   @Test func deframerRejectsOversizeAndBadFlags() {
     var deframer = MessageDeframer(maxMessageBytes: 10)
     ([0, 0, 0, 0, 11] as [UInt8]).withUnsafeBytes { deframer.append($0) }

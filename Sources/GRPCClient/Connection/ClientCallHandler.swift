@@ -10,6 +10,11 @@ public protocol ClientCallHandler: AnyObject {
   /// trailers-only response (an error before any message).
   func received(headers: Metadata)
   func received(message: [UInt8])
+  /// The same, for a message that arrived whole in one DATA frame: `bytes`
+  /// are valid only during the call. A handler that reads a message at once
+  /// reads it in place; by default it is copied and forwarded to
+  /// `received(message:)`.
+  func received(messageBytes bytes: UnsafeRawBufferPointer)
   /// Every request message queued so far has been handed to HTTP/2 and flow
   /// control would take more: the moment for a producer that keeps its own
   /// backlog to send the next batch.
@@ -22,6 +27,9 @@ public protocol ClientCallHandler: AnyObject {
 extension ClientCallHandler {
   public func received(headers: Metadata) {}
   public func readyForMoreMessages() {}
+  public func received(messageBytes bytes: UnsafeRawBufferPointer) {
+    received(message: Array(bytes))
+  }
 }
 
 /// A handler made of closures, for callers that would rather not declare a

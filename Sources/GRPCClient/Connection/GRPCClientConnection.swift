@@ -285,21 +285,26 @@ extension GRPCClientConnection: HTTP2SessionDelegate {
 
   package func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
     guard let stream = streams[streamID], !stream.call.isFinished else { return }
-    stream.deframer.append(bytes)
+    var input = bytes
     while !stream.call.isFinished {
-      let message: MessageDeframer.Message?
+      let found: MessageDeframer.Found?
       do {
-        message = try stream.deframer.next()
+        found = try stream.deframer.next(in: &input)
       } catch {
         fail(stream, error)
         return
       }
-      guard let message else { return }
-      if message.compressed {
+      switch found {
+      case nil:
+        return
+      case .inChunk(compressed: false, let bytes):
+        stream.handler?.received(messageBytes: bytes)
+      case .assembled(let message) where !message.compressed:
+        stream.handler?.received(message: message.bytes)
+      case .inChunk(compressed: true, _), .assembled:
         fail(stream, GRPCStatus(.internal, "compressed response message, none was negotiated"))
         return
       }
-      stream.handler?.received(message: message.bytes)
     }
   }
 

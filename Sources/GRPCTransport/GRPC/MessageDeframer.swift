@@ -7,6 +7,16 @@ package struct MessageDeframer {
     package var bytes: [UInt8]
   }
 
+  /// A message found by `next(in:)`. One that lies whole inside the
+  /// received chunk is handed out as a view of the chunk, so the common
+  /// case (each DATA frame holds whole messages) copies nothing; one that
+  /// spanned chunks was assembled in the deframer's buffer.
+  package enum Found {
+    /// Valid only as long as the chunk it was found in.
+    case inChunk(compressed: Bool, bytes: UnsafeRawBufferPointer)
+    case assembled(Message)
+  }
+
   package let maxMessageBytes: Int
   private var buffer: [UInt8] = []
   private var consumed = 0
@@ -33,25 +43,44 @@ package struct MessageDeframer {
     consumed = 0
   }
 
+  /// The next whole message from what is buffered followed by `input`,
+  /// which is advanced past what was used; nil once `input` is used up,
+  /// the start of an unfinished message having been buffered.
+  /// Throws when a message's flag is invalid or its announced length is
+  /// over the limit, before buffering it.
+  package mutating func next(in input: inout UnsafeRawBufferPointer) throws(GRPCStatus) -> Found? {
+    guard bufferedBytes == 0 else {
+      append(input)
+      input = UnsafeRawBufferPointer(start: nil, count: 0)
+      return try next().map { .assembled($0) }
+    }
+    if input.count >= 5 {
+      let length = try checkedLength(
+        flag: input[0], input[1], input[2], input[3], input[4])
+      if input.count >= 5 + length {
+        let bytes = UnsafeRawBufferPointer(rebasing: input[5..<5 + length])
+        let compressed = input[0] == 1
+        input = UnsafeRawBufferPointer(rebasing: input[(5 + length)...])
+        return .inChunk(compressed: compressed, bytes: bytes)
+      }
+    }
+    append(input)
+    input = UnsafeRawBufferPointer(start: nil, count: 0)
+    return nil
+  }
+
   /// The next whole message, nil when more bytes are needed.
   /// Throws when the announced length is over the limit, before buffering it.
   package mutating func next() throws(GRPCStatus) -> Message? {
     let available = buffer.count - consumed
     guard available >= 5 else { return nil }
-    let flag = buffer[consumed]
-    guard flag <= 1 else {
-      throw GRPCStatus(.internal, "invalid gRPC message flag \(flag)")
-    }
-    var length = 0
-    for offset in 1...4 { length = length << 8 | Int(buffer[consumed + offset]) }
-    guard length <= maxMessageBytes else {
-      throw GRPCStatus(
-        .resourceExhausted,
-        "received message of \(length) bytes exceeds the limit of \(maxMessageBytes) bytes")
-    }
+    let length = try checkedLength(
+      flag: buffer[consumed], buffer[consumed + 1], buffer[consumed + 2], buffer[consumed + 3],
+      buffer[consumed + 4])
     guard available >= 5 + length else { return nil }
     let start = consumed + 5
-    let message = Message(compressed: flag == 1, bytes: Array(buffer[start..<start + length]))
+    let message = Message(
+      compressed: buffer[consumed] == 1, bytes: Array(buffer[start..<start + length]))
     consumed = start + length
     if consumed == buffer.count {
       buffer.removeAll(keepingCapacity: true)
@@ -61,5 +90,22 @@ package struct MessageDeframer {
       consumed = 0
     }
     return message
+  }
+
+  /// The length a message header announces, once its flag and length are
+  /// known to be acceptable.
+  private func checkedLength(
+    flag: UInt8, _ length0: UInt8, _ length1: UInt8, _ length2: UInt8, _ length3: UInt8
+  ) throws(GRPCStatus) -> Int {
+    guard flag <= 1 else {
+      throw GRPCStatus(.internal, "invalid gRPC message flag \(flag)")
+    }
+    let length = Int(length0) << 24 | Int(length1) << 16 | Int(length2) << 8 | Int(length3)
+    guard length <= maxMessageBytes else {
+      throw GRPCStatus(
+        .resourceExhausted,
+        "received message of \(length) bytes exceeds the limit of \(maxMessageBytes) bytes")
+    }
+    return length
   }
 }

@@ -510,28 +510,43 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     guard let stream = streams[streamID], stream.callIsLive else { return }
     let before = stream.deframer.bufferedBytes
     defer { partialRequestBytes += stream.deframer.bufferedBytes - before }
-    stream.deframer.append(bytes)
-    guard admitsRequestBytes(growth: stream.deframer.bufferedBytes - before) else { return }
     var delivered = false
     defer { if delivered, stream.callIsLive { stream.handler?.receiveBatchEnd() } }
+    var input = bytes
     while stream.callIsLive {
-      let message: MessageDeframer.Message?
+      let found: MessageDeframer.Found?
       do {
-        message = try stream.deframer.next()
+        found = try stream.deframer.next(in: &input)
       } catch {
         failCall(stream, error)
         return
       }
-      guard let message else { return }
+      guard let found else { break }
       delivered = true
-      guard message.compressed else {
+      switch found {
+      case .inChunk(compressed: false, let bytes):
+        stream.handler?.receive(messageBytes: bytes)
+      case .inChunk(compressed: true, let bytes):
+        guard deliverCompressed(Array(bytes), to: stream) else { return }
+      case .assembled(let message) where !message.compressed:
         stream.handler?.receive(message: message.bytes, compressed: false)
-        continue
+      case .assembled(let message):
+        guard deliverCompressed(message.bytes, to: stream) else { return }
       }
-      switch inflate(message.bytes, for: stream) {
-      case .success(let bytes): stream.handler?.receive(message: bytes, compressed: true)
-      case .failure(let status): return failCall(stream, status)
-      }
+    }
+    // Only the start of an unfinished message stays buffered.
+    _ = admitsRequestBytes(growth: stream.deframer.bufferedBytes - before)
+  }
+
+  /// False when the message could not be inflated and the call has failed.
+  private func deliverCompressed(_ bytes: [UInt8], to stream: ServerStream) -> Bool {
+    switch inflate(bytes, for: stream) {
+    case .success(let inflated):
+      stream.handler?.receive(message: inflated, compressed: true)
+      return true
+    case .failure(let status):
+      failCall(stream, status)
+      return false
     }
   }
 

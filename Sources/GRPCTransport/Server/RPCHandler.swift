@@ -8,6 +8,11 @@ public protocol RPCHandler: AnyObject {
   /// The same, for handlers that care whether the message travelled
   /// compressed; by default it forwards to `receive(message:)`.
   func receive(message: [UInt8], compressed: Bool)
+  /// The same, for an uncompressed message that arrived whole in one DATA
+  /// frame: `bytes` are valid only during the call. A handler that decodes
+  /// at once reads them in place; by default they are copied and forwarded
+  /// to `receive(message:compressed:)`.
+  func receive(messageBytes bytes: UnsafeRawBufferPointer)
   /// The messages that arrived together (one DATA frame's worth) have all
   /// been passed to `receive`: a handler that batches its work applies the
   /// batch now. By default nothing happens.
@@ -24,6 +29,10 @@ public protocol RPCHandler: AnyObject {
 extension RPCHandler {
   public func receive(message: [UInt8], compressed: Bool) {
     receive(message: message)
+  }
+
+  public func receive(messageBytes bytes: UnsafeRawBufferPointer) {
+    receive(message: Array(bytes), compressed: false)
   }
 
   public func serverShutdownBegan() {}

@@ -32,8 +32,12 @@ final class PublishValuesHandler: RPCHandler {
   }
 
   func receive(message: [UInt8]) {
+    message.withUnsafeBytes { receive(messageBytes: $0) }
+  }
+
+  func receive(messageBytes bytes: UnsafeRawBufferPointer) {
     defer { index += 1 }
-    switch WireDecoding.decode(message, with: WidgetWire.decodeValueUpdate) {
+    switch Result(catching: { () throws(WireError) in try WidgetWire.decodeValueUpdate(bytes) }) {
     case .failure(let error):
       // Applied first, so that rejections stay in stream order.
       applyBatch()
