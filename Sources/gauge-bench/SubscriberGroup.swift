@@ -35,6 +35,9 @@ final class SubscriberGroup {
   private(set) var tally = DeliveryTally()
   private var onAllSynced: (() -> Void)?
   private var deliveryWaiter: (target: UInt64, callback: () -> Void)?
+  /// When the chunk being read arrived: the clock is read once per chunk,
+  /// for the first event in it.
+  private var arrivedAt: UInt64?
 
   init(window: MeasureWindow) {
     self.window = window
@@ -57,6 +60,9 @@ final class SubscriberGroup {
       return ready(.failure(BenchFailure("cannot connect to \(address): \(error)")))
     }
     plan = Array(zip(channels, counts))
+    for channel in channels {
+      channel.onRead = { [weak self] in self?.arrivedAt = nil }
+    }
     IdleConnections.warmUp(channels, ready: ready)
   }
 
@@ -101,7 +107,8 @@ final class SubscriberGroup {
   }
 
   fileprivate func delivered(sentAt: Double) {
-    let now = MonotonicNanos.now()
+    let now = arrivedAt ?? MonotonicNanos.now()
+    arrivedAt = now
     tally.deliveredEver += 1
     if window.contains(now) {
       tally.delivered += 1

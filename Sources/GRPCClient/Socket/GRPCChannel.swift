@@ -12,6 +12,10 @@ public final class GRPCChannel: EventLoopHandler {
   /// Called once, on the loop, when the connection ends, with the status
   /// its live calls finished with.
   public var onClose: ((GRPCStatus) -> Void)?
+  /// Called on the loop before each chunk read from the socket goes to the
+  /// connection: what it holds arrived together, so a reader that times
+  /// arrivals can read its clock once per chunk rather than per message.
+  public var onRead: (() -> Void)?
 
   private let socket: ConnectedSocket
   private let loop: EventLoop
@@ -99,6 +103,7 @@ public final class GRPCChannel: EventLoopHandler {
         close(GRPCStatus(.unavailable, "the server at \(address) closed the connection"))
         return
       case .processed(let count):
+        onRead?()
         if !connection.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])) {
           closeAfterFlush = true
         }

@@ -64,8 +64,10 @@ package struct MessageDeframer {
         return .inChunk(compressed: compressed, bytes: bytes)
       }
     }
-    append(input)
-    input = UnsafeRawBufferPointer(start: nil, count: 0)
+    if !input.isEmpty {
+      append(input)
+      input = UnsafeRawBufferPointer(start: nil, count: 0)
+    }
     return nil
   }
 
