@@ -3,18 +3,29 @@ import Testing
 @testable import GRPCStandardServices
 @testable import GRPCTransport
 
-/// Stands in for a connection: records what a call sends, and lets the
-/// test say how many bytes are still waiting for flow control.
+/// Stands in for a connection: records what a call sends, queuing it on
+/// the stream as a connection would, and lets the test say when flow
+/// control has taken it.
 // @unchecked Sendable: a test drives it from one thread.
 private final class RecordingSink: ServerCallSink, LoopExecutor, @unchecked Sendable {
   var sent: [[UInt8]] = []
   var finished: GRPCStatus?
-  var queuedBytes = 0
+  private var stream: ServerStream?
+
+  /// What the call's stream holds; set to 0 when flow control took it all.
+  var queuedBytes: Int {
+    get { stream?.pendingOutboundBytes ?? 0 }
+    set {
+      precondition(newValue == 0, "flow control takes everything or nothing here")
+      _ = stream?.discardOutbound()
+    }
+  }
 
   func sendInitialMetadata(_ stream: ServerStream, metadata: Metadata) {}
   func send(_ stream: ServerStream, message: [UInt8], compress: Bool) {
     sent.append(message)
-    queuedBytes += message.count + 5
+    self.stream = stream
+    MessageFramer.append(message, compressed: false, to: &stream.outbound)
   }
   func finish(_ stream: ServerStream, status: GRPCStatus, trailers: Metadata) {
     finished = status
@@ -23,7 +34,6 @@ private final class RecordingSink: ServerCallSink, LoopExecutor, @unchecked Send
   var inLoop: Bool { true }
   var loopExecutor: any LoopExecutor { self }
   var now: ContinuousClock.Instant { .now }
-  func pendingOutboundBytes(_ stream: ServerStream) -> Int { queuedBytes }
   func releaseOutboundBuffer(_ stream: ServerStream) {}
   func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork {
     ScheduledWork(cancel: {})

@@ -446,10 +446,6 @@ extension GRPCServerConnection: ServerCallSink {
     scheduler.schedule(after: delay, work)
   }
 
-  func pendingOutboundBytes(_ stream: ServerStream) -> Int {
-    stream.pendingOutboundBytes
-  }
-
   func releaseOutboundBuffer(_ stream: ServerStream) {
     stream.releaseDrainedOutbound()
     if stream.pendingOutboundBytes > 0 { stream.releasesBufferWhenDrained = true }

@@ -70,8 +70,10 @@ public final class ServerCall: @unchecked Sendable {
   /// Response bytes queued on this stream that HTTP/2 has not sent yet
   /// (held back by flow control or not yet written).
   public var pendingOutboundBytes: Int {
-    guard let stream else { return 0 }
-    return sink?.pendingOutboundBytes(stream) ?? 0
+    // Read from the stream itself: asked before every event of every
+    // subscription, where a call through the sink cost a witness call and
+    // two retains.
+    stream?.pendingOutboundBytes ?? 0
   }
 
   /// The stream expects a quiet spell (a subscription past its snapshot):
@@ -138,6 +140,5 @@ protocol ServerCallSink: AnyObject {
   var loopExecutor: any LoopExecutor { get }
   var now: ContinuousClock.Instant { get }
   func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork
-  func pendingOutboundBytes(_ stream: ServerStream) -> Int
   func releaseOutboundBuffer(_ stream: ServerStream)
 }
