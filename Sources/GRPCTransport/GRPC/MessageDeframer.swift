@@ -50,8 +50,13 @@ package struct MessageDeframer {
   /// over the limit, before buffering it.
   package mutating func next(in input: inout UnsafeRawBufferPointer) throws(GRPCStatus) -> Found? {
     guard bufferedBytes == 0 else {
-      append(input)
-      input = UnsafeRawBufferPointer(start: nil, count: 0)
+      // Only what completes the buffered message is taken from `input`;
+      // the messages after it are read in place again.
+      if bufferedBytes < 5, !take(upTo: 5 - bufferedBytes, from: &input) { return nil }
+      let length = try checkedLength(
+        flag: buffer[consumed], buffer[consumed + 1], buffer[consumed + 2], buffer[consumed + 3],
+        buffer[consumed + 4])
+      guard take(upTo: 5 + length - bufferedBytes, from: &input) else { return nil }
       return try next().map { .assembled($0) }
     }
     if input.count >= 5 {
@@ -69,6 +74,15 @@ package struct MessageDeframer {
       input = UnsafeRawBufferPointer(start: nil, count: 0)
     }
     return nil
+  }
+
+  /// Moves up to `count` bytes from the front of `input` into the buffer;
+  /// true when all `count` were there.
+  private mutating func take(upTo count: Int, from input: inout UnsafeRawBufferPointer) -> Bool {
+    let taken = min(count, input.count)
+    append(UnsafeRawBufferPointer(rebasing: input[..<taken]))
+    input = UnsafeRawBufferPointer(rebasing: input[taken...])
+    return taken == count
   }
 
   /// The next whole message, nil when more bytes are needed.
