@@ -129,6 +129,11 @@ public final class InMemoryWidgetStore: WidgetStore {
     persistence.whenDurable(done)
   }
 
+  public var durabilityIfSettled: Result<Void, WidgetError>? {
+    guard let persistence else { return .success(()) }
+    return persistence.durabilityIfSettled
+  }
+
   /// `valueOnly`: the transition sets nothing but a widget's value, and
   /// persistence is told so.
   private func apply(

@@ -18,9 +18,14 @@ public protocol WidgetPersistence: AnyObject, Sendable {
   /// failed): checked before a write is applied, so nothing is acknowledged
   /// that could not be stored.
   var writeBlocker: WidgetError? { get }
+  /// What `whenDurable` would answer now, when it would answer at once;
+  /// nil when the answer has to wait.
+  var durabilityIfSettled: Result<Void, WidgetError>? { get }
 }
 
 extension WidgetPersistence {
+  public var durabilityIfSettled: Result<Void, WidgetError>? { nil }
+
   public func recordValues(_ changes: [ValueChange]) {
     for change in changes { recordValue(change) }
   }

@@ -58,4 +58,12 @@ public protocol WidgetStore: Sendable {
   /// Calls `done` (at once, or later on any thread) when every write applied
   /// before this call is durable, or with the error that kept it from disk.
   func whenDurable(_ done: @escaping @Sendable (Result<Void, WidgetError>) -> Void)
+  /// What `whenDurable` would answer now, when it would answer at once;
+  /// nil when the answer has to wait (a commit in strict mode). Lets the
+  /// unary path acknowledge without building a callback.
+  var durabilityIfSettled: Result<Void, WidgetError>? { get }
+}
+
+extension WidgetStore {
+  public var durabilityIfSettled: Result<Void, WidgetError>? { nil }
 }

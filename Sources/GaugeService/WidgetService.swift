@@ -29,84 +29,39 @@ public struct WidgetService: GRPCService {
     case "Subscribe":
       return SubscribeHandler(call: call, context: subscriptions)
     case "PutWidget":
-      return write(call, decode: WidgetWire.decodePutWidgetRequest) {
-        request throws(WidgetError) in
+      return WidgetUnaryHandler(
+        call: call, store: store, isWrite: true, decode: WidgetWire.decodePutWidgetRequest
+      ) { store, request throws(WidgetError) in
         let (widget, created) = try store.put(request)
         return WidgetWire.encodePutWidgetResponse(widget: widget, created: created)
       }
     case "UpdateWidget":
-      return write(call, decode: WidgetWire.decodeUpdateWidgetRequest) {
-        request throws(WidgetError) in
+      return WidgetUnaryHandler(
+        call: call, store: store, isWrite: true, decode: WidgetWire.decodeUpdateWidgetRequest
+      ) { store, request throws(WidgetError) in
         WidgetWire.encodeWidget(try store.update(request))
       }
     case "DeleteWidget":
-      return write(call, decode: WidgetWire.decodeDeleteWidgetRequest) { id throws(WidgetError) in
+      return WidgetUnaryHandler(
+        call: call, store: store, isWrite: true, decode: WidgetWire.decodeDeleteWidgetRequest
+      ) { store, id throws(WidgetError) in
         try store.delete(id: id)
         return WidgetWire.encodeDeleteWidgetResponse()
       }
     case "GetWidget":
-      return read(call, decode: WidgetWire.decodeGetWidgetRequest) { id throws(WidgetError) in
+      return WidgetUnaryHandler(
+        call: call, store: store, isWrite: false, decode: WidgetWire.decodeGetWidgetRequest
+      ) { store, id throws(WidgetError) in
         WidgetWire.encodeWidget(try store.get(id: id))
       }
     case "ListWidgets":
-      return read(call, decode: WidgetWire.decodeListWidgetsRequest) {
-        query throws(WidgetError) in
+      return WidgetUnaryHandler(
+        call: call, store: store, isWrite: false, decode: WidgetWire.decodeListWidgetsRequest
+      ) { store, query throws(WidgetError) in
         WidgetWire.encodeListWidgetsResponse(try store.list(query))
       }
     default:
       return nil
-    }
-  }
-
-  /// A write is answered only once it is as durable as the store promises.
-  private func write<Request>(
-    _ call: ServerCall,
-    decode: @escaping (UnsafeRawBufferPointer) throws(WireError) -> Request,
-    _ body: @escaping (Request) throws(WidgetError) -> [UInt8]
-  ) -> RPCHandler {
-    let store = self.store
-    return unary(call, decode: decode) { request, responder in
-      let response: [UInt8]
-      do throws(WidgetError) {
-        response = try body(request)
-      } catch {
-        return responder.respond(.failure(error.grpcStatus))
-      }
-      store.whenDurable { durable in
-        responder.respond(durable.map { response }.mapError(\.grpcStatus))
-      }
-    }
-  }
-
-  private func read<Request>(
-    _ call: ServerCall,
-    decode: @escaping (UnsafeRawBufferPointer) throws(WireError) -> Request,
-    _ body: @escaping (Request) throws(WidgetError) -> [UInt8]
-  ) -> RPCHandler {
-    unary(call, decode: decode) { request, responder in
-      do throws(WidgetError) {
-        responder.respond(.success(try body(request)))
-      } catch {
-        responder.respond(.failure(error.grpcStatus))
-      }
-    }
-  }
-
-  private func unary<Request>(
-    _ call: ServerCall,
-    decode: @escaping (UnsafeRawBufferPointer) throws(WireError) -> Request,
-    _ body: @escaping (Request, UnaryResponder) -> Void
-  ) -> RPCHandler {
-    let method = call.method
-    return UnaryHandler(call: call) { bytes, responder in
-      switch WireDecoding.decode(bytes, with: decode) {
-      case .failure(let error):
-        responder.respond(
-          .failure(
-            GRPCStatus(.internal, "could not parse the \(method) request: \(error.message)")))
-      case .success(let request):
-        body(request, responder)
-      }
     }
   }
 }

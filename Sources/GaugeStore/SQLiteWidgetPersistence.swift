@@ -104,13 +104,16 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
   }
 
   public func whenDurable(_ done: @escaping @Sendable (Result<Void, WidgetError>) -> Void) {
-    switch options.durability {
-    case .relaxed:
-      let blocker = queue.withLock { $0.blocker }
-      done(blocker.map { .failure($0) } ?? .success(()))
-    case .strict:
-      if let answer = queue.withLock({ $0.waitUntilCommitted(done) }) { done(answer) }
-    }
+    if let settled = durabilityIfSettled { return done(settled) }
+    if let answer = queue.withLock({ $0.waitUntilCommitted(done) }) { done(answer) }
+  }
+
+  /// Relaxed mode answers at once: applied in memory is enough, unless the
+  /// file has failed.
+  public var durabilityIfSettled: Result<Void, WidgetError>? {
+    guard options.durability == .relaxed else { return nil }
+    let blocker = queue.withLock { $0.blocker }
+    return blocker.map { .failure($0) } ?? .success(())
   }
 
   public var writeBlocker: WidgetError? {

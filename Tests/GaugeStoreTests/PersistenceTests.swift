@@ -65,6 +65,24 @@ import Testing
     #expect(try rows("SELECT id FROM widgets", in: directory) == [["w"]])
   }
 
+  /// Relaxed mode's answer is known at once, so unary writes skip the
+  /// callback; strict mode's waits for a commit.
+  @Test func onlyRelaxedDurabilityIsSettledWithoutWaiting() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let relaxed = try OpenedStore(
+      directory, durability: .relaxed, flushIntervalMs: 60_000, clock: ManualClock())
+    try relaxed.put("w", 1)
+    #expect(try relaxed.store.durabilityIfSettled?.get() != nil)
+    try relaxed.persistence.close()
+
+    let strict = try OpenedStore(directory, durability: .strict, clock: ManualClock())
+    defer { try? strict.persistence.close() }
+    try strict.put("w", 2)
+    #expect(strict.store.durabilityIfSettled == nil)
+    #expect(InMemoryWidgetStore(table: WidgetTable()).durabilityIfSettled != nil)
+  }
+
   @Test func changesBetweenCommitsAreWrittenOnceEachInOneTransaction() throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }

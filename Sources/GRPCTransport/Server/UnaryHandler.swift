@@ -20,16 +20,17 @@ public final class UnaryHandler: RPCHandler {
   }
 
   public func receiveEnd() {
-    guard !tooMany else {
-      call.finish(GRPCStatus(.unimplemented, "unary method received more than one request message"))
-      return
-    }
-    guard let request else {
-      call.finish(GRPCStatus(.unimplemented, "unary method received no request message"))
-      return
-    }
+    guard !tooMany else { return call.finish(Self.moreThanOneRequest) }
+    guard let request else { return call.finish(Self.noRequest) }
     body(request, UnaryResponder(call: call))
   }
+
+  /// What a unary method answers when the client sent more than one
+  /// request message, or none (as grpc-core servers do).
+  public static let moreThanOneRequest = GRPCStatus(
+    .unimplemented, "unary method received more than one request message")
+  public static let noRequest = GRPCStatus(
+    .unimplemented, "unary method received no request message")
 
   public func cancel(_ reason: GRPCStatus) {}
 }

@@ -1,0 +1,90 @@
+import GRPCTransport
+import GaugeDomain
+import GaugeWire
+
+/// One unary `WidgetService` call (put, update, get, list, delete). The
+/// request is decoded as it arrives, in place when it came whole in one
+/// DATA frame; once the client half-closes, the store answers, and a write
+/// is acknowledged only when it is as durable as the store promises.
+///
+/// One object per call: the decoder and the body are plain functions that
+/// capture nothing, and a store that has already settled durability
+/// (memory, relaxed) is answered without a callback, so the hot unary path
+/// allocates no closures.
+final class WidgetUnaryHandler<Request>: RPCHandler {
+  typealias Decode = (UnsafeRawBufferPointer) throws(WireError) -> Request
+  typealias Body = (any WidgetStore, Request) throws(WidgetError) -> [UInt8]
+
+  private let call: ServerCall
+  private let store: any WidgetStore
+  private let decode: Decode
+  private let body: Body
+  private let isWrite: Bool
+  private var request: Result<Request, WireError>?
+  private var tooMany = false
+
+  init(
+    call: ServerCall, store: any WidgetStore, isWrite: Bool, decode: @escaping Decode,
+    body: @escaping Body
+  ) {
+    self.call = call
+    self.store = store
+    self.isWrite = isWrite
+    self.decode = decode
+    self.body = body
+  }
+
+  func receive(message: [UInt8]) {
+    message.withUnsafeBytes { receive(messageBytes: $0) }
+  }
+
+  func receive(messageBytes bytes: UnsafeRawBufferPointer) {
+    guard request == nil else {
+      tooMany = true
+      return
+    }
+    request = Result { () throws(WireError) in try decode(bytes) }
+  }
+
+  func receiveEnd() {
+    guard !tooMany else { return call.finish(UnaryHandler.moreThanOneRequest) }
+    switch request {
+    case nil:
+      call.finish(UnaryHandler.noRequest)
+    case .failure(let error):
+      call.finish(
+        GRPCStatus(.internal, "could not parse the \(call.method) request: \(error.message)"))
+    case .success(let request):
+      let response: [UInt8]
+      do throws(WidgetError) {
+        response = try body(store, request)
+      } catch {
+        return call.finish(error.grpcStatus)
+      }
+      guard isWrite else { return respond(.success(response)) }
+      if let settled = store.durabilityIfSettled {
+        return respond(settled.map { response })
+      }
+      let call = self.call
+      store.whenDurable { durable in
+        call.onLoop { Self.respond(call, durable.map { response }) }
+      }
+    }
+  }
+
+  func cancel(_ reason: GRPCStatus) {}
+
+  private func respond(_ result: Result<[UInt8], WidgetError>) {
+    Self.respond(call, result)
+  }
+
+  private static func respond(_ call: ServerCall, _ result: Result<[UInt8], WidgetError>) {
+    switch result {
+    case .success(let response):
+      call.send(message: response)
+      call.finish(.ok)
+    case .failure(let error):
+      call.finish(error.grpcStatus)
+    }
+  }
+}
