@@ -68,4 +68,23 @@ import Testing
     #expect(client.responses[echoed]?.messages == [[7, 8]])
     #expect(client.server.trimIdleMemory())
   }
+
+  /// Routes are cached by the path's bytes; a cached route answers only
+  /// its own path.
+  @Test func routeCacheAnswersEachPathWithItsOwnRoute() {
+    let group = ConnectionGroup(
+      router: Router(services: [EchoService()]), configuration: ServerConfiguration())
+    for _ in 0..<3 {
+      guard case .found(_, "test.Echo", "Echo") = group.route(Array("/test.Echo/Echo".utf8)),
+        case .found(_, "test.Echo", "Fail") = group.route(Array("/test.Echo/Fail".utf8)),
+        case .unknownMethod("test.Echo", "Echoes") = group.route(
+          Array("/test.Echo/Echoes".utf8)),
+        case .unknownService("test.Ech") = group.route(Array("/test.Ech/Echo".utf8)),
+        case .malformed = group.route(Array("test.Echo/Echo".utf8))
+      else {
+        Issue.record("a path got another path's route")
+        return
+      }
+    }
+  }
 }

@@ -3,6 +3,11 @@ package enum MessageFramer {
   package static func append(_ message: [UInt8], compressed: Bool = false, to buffer: inout [UInt8])
   {
     let length = UInt32(message.count)
+    // An empty buffer gets one allocation for prefix and message, rather
+    // than one for the prefix and another for the message. Only when empty:
+    // reserving exact sizes as a buffer fills would defeat its geometric
+    // growth.
+    if buffer.isEmpty { buffer.reserveCapacity(5 + message.count) }
     buffer.append(compressed ? 1 : 0)
     buffer.append(UInt8(truncatingIfNeeded: length >> 24))
     buffer.append(UInt8(truncatingIfNeeded: length >> 16))

@@ -11,8 +11,10 @@ public final class ConnectionGroup {
   let frameBuffer: SharedFrameBuffer?
   /// Paths already resolved to a method: clients call the same few methods
   /// over and over. Only found methods are kept, and at most `maxKnownRoutes`,
-  /// so a client sending made-up paths cannot grow it.
-  private var knownRoutes: [String: Router.Route] = [:]
+  /// so a client sending made-up paths cannot grow it. Keyed by a hash of
+  /// the path's bytes, which are compared on a hit: a lookup makes no
+  /// String.
+  private var knownRoutes: [UInt64: (path: [UInt8], route: Router.Route)] = [:]
   private static let maxKnownRoutes = 256
   /// Blocks lent to connections while they receive a header block, and
   /// given back when it ends: a loop needs as many as it has connections
@@ -37,10 +39,21 @@ public final class ConnectionGroup {
     if spareHeaderBlocks.count < Self.maxSpareHeaderBlocks { spareHeaderBlocks.append(block) }
   }
 
-  func route(_ path: String) -> Router.Route {
-    if let known = knownRoutes[path] { return known }
-    let route = router.route(path: path)
-    if case .found = route, knownRoutes.count < Self.maxKnownRoutes { knownRoutes[path] = route }
+  func route(_ path: [UInt8]) -> Router.Route {
+    let key = Self.fnv1a(path)
+    let known = knownRoutes[key]
+    if let known, known.path == path { return known.route }
+    let route = router.route(path: String(decoding: path, as: UTF8.self))
+    // A colliding path is routed each time rather than evicting the other.
+    if case .found = route, known == nil, knownRoutes.count < Self.maxKnownRoutes {
+      knownRoutes[key] = (path, route)
+    }
     return route
+  }
+
+  private static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    return hash
   }
 }

@@ -162,7 +162,7 @@ public final class GRPCServerConnection {
   // MARK: Dispatch
 
   private func dispatch(_ stream: ServerStream, head: RequestHead, endStream: Bool) {
-    if head.path == "/", head.method == "GET" || (head.method == "POST" && !head.isGRPC) {
+    if head.isRootPath, head.method == "GET" || (head.method == "POST" && !head.isGRPC) {
       respondBanner(stream)
       return
     }
@@ -212,7 +212,8 @@ public final class GRPCServerConnection {
     let methodName: String
     switch group.route(head.path) {
     case .malformed:
-      respondTrailersOnly(stream, GRPCStatus(.unimplemented, "malformed path \"\(head.path)\""))
+      respondTrailersOnly(
+        stream, GRPCStatus(.unimplemented, "malformed path \"\(head.pathText)\""))
       return
     case .unknownService(let name):
       respondTrailersOnly(stream, GRPCStatus(.unimplemented, "unknown service \(name)"))
@@ -471,12 +472,14 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
   }
 
   /// The block of `streamID` (if it is the one arriving) goes back.
-  private func endHeaderBlock(_ streamID: Int32) -> RequestHead {
-    guard let block = incomingBlock, block.streamID == streamID else { return RequestHead() }
-    let head = block.head
+  /// Ends the block of `streamID`, if it is the one being received, after
+  /// `use` has read its head. The block goes back to the group only then:
+  /// its path buffer, no longer shared, is kept for the next block.
+  private func endHeaderBlock(_ streamID: Int32, _ use: (RequestHead) -> Void = { _ in }) {
+    guard let block = incomingBlock, block.streamID == streamID else { return use(RequestHead()) }
     incomingBlock = nil
+    use(block.head)
     group.giveBack(block)
-    return head
   }
 
   package func streamHeader(
@@ -499,7 +502,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
 
   package func streamHeadersEnded(_ streamID: Int32, endStream: Bool) {
     guard let stream = streams[streamID] else { return }
-    dispatch(stream, head: endHeaderBlock(streamID), endStream: endStream)
+    endHeaderBlock(streamID) { head in dispatch(stream, head: head, endStream: endStream) }
   }
 
   package func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
@@ -568,7 +571,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
   }
 
   package func streamEnded(_ streamID: Int32) {
-    _ = endHeaderBlock(streamID)
+    endHeaderBlock(streamID)
     guard let stream = streams[streamID], stream.callIsLive else { return }
     if stream.deframer.bufferedBytes > 0 {
       failCall(
@@ -585,7 +588,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
   }
 
   package func streamClosed(_ streamID: Int32, errorCode: UInt32) {
-    _ = endHeaderBlock(streamID)
+    endHeaderBlock(streamID)
     guard let stream = streams.removeValue(forKey: streamID) else { return }
     queuedResponseBytes -= stream.pendingOutboundBytes
     partialRequestBytes -= stream.deframer.bufferedBytes

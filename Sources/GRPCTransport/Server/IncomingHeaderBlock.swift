@@ -10,7 +10,7 @@ final class IncomingHeaderBlock {
 
   /// Starts collecting the block of `streamID`.
   func begin(streamID: Int32) {
-    head = RequestHead()
+    head.reset()
     self.streamID = streamID
   }
 
