@@ -16,12 +16,29 @@ func withUnpacked<Message, Result>(
   read: (Message) throws(WireError) -> Result
 ) throws(WireError) -> Result {
   let data = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
-  guard let message = unpack(nil, bytes.count, data) else {
-    throw WireError(message: "the bytes are not a valid \(messageName)")
+  // The unpacked pieces come from a scratch buffer on the stack while it
+  // lasts: a request of the hot paths unpacks without malloc.
+  return try withUnsafeTemporaryAllocation(byteCount: unpackScratchBytes, alignment: 16) {
+    (scratch) throws(WireError) -> Result in
+    var arena = gauged_pbc_arena()
+    gauged_pbc_arena_init(&arena, scratch.baseAddress, scratch.count)
+    return try withUnsafeMutablePointer(to: &arena) { (arena) throws(WireError) -> Result in
+      let allocator = UnsafeMutableRawPointer(arena).assumingMemoryBound(
+        to: ProtobufCAllocator.self)
+      guard let message = unpack(allocator, bytes.count, data) else {
+        throw WireError(message: "the bytes are not a valid \(messageName)")
+      }
+      defer { free(message, allocator) }
+      // Every generated struct starts with its ProtobufCMessage.
+      let descriptor = UnsafeRawPointer(message).load(as: ProtobufCMessage.self).descriptor!
+      try StringFieldCheck.check(bytes, as: descriptor)
+      return try read(message.pointee)
+    }
   }
-  defer { free(message, nil) }
-  // Every generated struct starts with its ProtobufCMessage.
-  let descriptor = UnsafeRawPointer(message).load(as: ProtobufCMessage.self).descriptor!
-  try StringFieldCheck.check(bytes, as: descriptor)
-  return try read(message.pointee)
 }
+
+/// Enough for the unpacked requests of the unary and publishing paths;
+/// larger messages spill into malloc. No more than 1 KiB: above that the
+/// standard library may put a temporary allocation on the heap (it did
+/// here, through malloc's slow path, which cost more than it saved).
+private let unpackScratchBytes = 1024

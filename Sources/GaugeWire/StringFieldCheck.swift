@@ -62,8 +62,15 @@ enum StringFieldCheck {
   }
 
   private static func stringProblem(in bytes: UnsafeRawBufferPointer) -> String? {
-    if bytes.contains(0) { return "contains a NUL character" }
-    if bytes.allSatisfy({ $0 < 0x80 }) { return nil }
+    // One pass for both questions: every publish item's id comes here.
+    var hasNUL = false
+    var highBits: UInt8 = 0
+    for byte in bytes {
+      hasNUL = hasNUL || byte == 0
+      highBits |= byte
+    }
+    if hasNUL { return "contains a NUL character" }
+    if highBits < 0x80 { return nil }
     let invalid = transcode(
       bytes.makeIterator(), from: UTF8.self, to: UTF32.self, stoppingOnError: true, into: { _ in })
     return invalid ? "is not valid UTF-8" : nil

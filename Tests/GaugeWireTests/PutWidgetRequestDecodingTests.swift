@@ -34,6 +34,28 @@ import Testing
     #expect(put == expected)
   }
 
+  /// Unpacking uses a 1 KiB scratch buffer before malloc: a request whose
+  /// pieces outgrow it decodes the same, strings whole.
+  @Test func aRequestLargerThanTheUnpackScratchDecodesWhole() throws {
+    let label = String(repeating: "long label ", count: 300)
+    let marks = (0..<40).map { MarkPatch(value: Double($0), label: "mark \($0)") }
+    var gauge = ProtoBytes().double(1, 1).double(2, 0).double(3, 100)
+    for mark in marks {
+      gauge = gauge.message(6, ProtoBytes().double(1, mark.value!).string(2, mark.label!))
+    }
+    let widget = ProtoBytes()
+      .string(1, "big").message(3, ProtoBytes().message(1, gauge).string(10, label))
+
+    let put = try decode(ProtoBytes().message(1, widget), with: WidgetWire.decodePutWidgetRequest)
+
+    #expect(put.content?.label == label)
+    guard case .gauge(let decoded)? = put.content?.template else {
+      Issue.record("expected a gauge")
+      return
+    }
+    #expect(decoded.marks == marks)
+  }
+
   @Test func absentWidgetAndEmptyMessageDecodeToNothing() throws {
     #expect(try decode([], with: WidgetWire.decodePutWidgetRequest) == WidgetPut())
     #expect(
