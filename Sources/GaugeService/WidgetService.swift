@@ -28,40 +28,9 @@ public struct WidgetService: GRPCService {
       return PublishValuesHandler(call: call, store: store)
     case "Subscribe":
       return SubscribeHandler(call: call, context: subscriptions)
-    case "PutWidget":
-      return WidgetUnaryHandler(
-        call: call, store: store, isWrite: true, decode: WidgetWire.decodePutWidgetRequest
-      ) { store, request throws(WidgetError) in
-        let (widget, created) = try store.put(request)
-        return WidgetWire.encodePutWidgetResponse(widget: widget, created: created)
-      }
-    case "UpdateWidget":
-      return WidgetUnaryHandler(
-        call: call, store: store, isWrite: true, decode: WidgetWire.decodeUpdateWidgetRequest
-      ) { store, request throws(WidgetError) in
-        WidgetWire.encodeWidget(try store.update(request))
-      }
-    case "DeleteWidget":
-      return WidgetUnaryHandler(
-        call: call, store: store, isWrite: true, decode: WidgetWire.decodeDeleteWidgetRequest
-      ) { store, id throws(WidgetError) in
-        try store.delete(id: id)
-        return WidgetWire.encodeDeleteWidgetResponse()
-      }
-    case "GetWidget":
-      return WidgetUnaryHandler(
-        call: call, store: store, isWrite: false, decode: WidgetWire.decodeGetWidgetRequest
-      ) { store, id throws(WidgetError) in
-        WidgetWire.encodeWidget(try store.get(id: id))
-      }
-    case "ListWidgets":
-      return WidgetUnaryHandler(
-        call: call, store: store, isWrite: false, decode: WidgetWire.decodeListWidgetsRequest
-      ) { store, query throws(WidgetError) in
-        WidgetWire.encodeListWidgetsResponse(try store.list(query))
-      }
     default:
-      return nil
+      guard let unary = UnaryMethod(method) else { return nil }
+      return WidgetUnaryHandler(call: call, store: store, method: unary)
     }
   }
 }

@@ -7,31 +7,20 @@ import GaugeWire
 /// DATA frame; once the client half-closes, the store answers, and a write
 /// is acknowledged only when it is as durable as the store promises.
 ///
-/// One object per call: the decoder and the body are plain functions that
-/// capture nothing, and a store that has already settled durability
-/// (memory, relaxed) is answered without a callback, so the hot unary path
-/// allocates no closures.
-final class WidgetUnaryHandler<Request>: RPCHandler {
-  typealias Decode = (UnsafeRawBufferPointer) throws(WireError) -> Request
-  typealias Body = (any WidgetStore, Request) throws(WidgetError) -> [UInt8]
-
+/// One object per call, and no closures: the method says how to decode
+/// and what to do, and a store that has already settled durability
+/// (memory, relaxed) is answered without a callback.
+final class WidgetUnaryHandler: RPCHandler {
   private let call: ServerCall
   private let store: any WidgetStore
-  private let decode: Decode
-  private let body: Body
-  private let isWrite: Bool
-  private var request: Result<Request, WireError>?
+  private let method: UnaryMethod
+  private var request: Result<UnaryMethod.Request, WireError>?
   private var tooMany = false
 
-  init(
-    call: ServerCall, store: any WidgetStore, isWrite: Bool, decode: @escaping Decode,
-    body: @escaping Body
-  ) {
+  init(call: ServerCall, store: any WidgetStore, method: UnaryMethod) {
     self.call = call
     self.store = store
-    self.isWrite = isWrite
-    self.decode = decode
-    self.body = body
+    self.method = method
   }
 
   func receive(message: [UInt8]) {
@@ -43,7 +32,7 @@ final class WidgetUnaryHandler<Request>: RPCHandler {
       tooMany = true
       return
     }
-    request = Result { () throws(WireError) in try decode(bytes) }
+    request = Result { () throws(WireError) in try method.decode(bytes) }
   }
 
   func receiveEnd() {
@@ -57,11 +46,11 @@ final class WidgetUnaryHandler<Request>: RPCHandler {
     case .success(let request):
       let response: [UInt8]
       do throws(WidgetError) {
-        response = try body(store, request)
+        response = try method.perform(request, on: store)
       } catch {
         return call.finish(error.grpcStatus)
       }
-      guard isWrite else { return respond(.success(response)) }
+      guard method.isWrite else { return respond(.success(response)) }
       if let settled = store.durabilityIfSettled {
         return respond(settled.map { response })
       }
