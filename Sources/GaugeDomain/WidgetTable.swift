@@ -122,10 +122,13 @@ public struct WidgetTable: Sendable {
   public mutating func update(_ request: WidgetUpdate, now: Int64) throws(WidgetError)
     -> WidgetChange
   {
-    if let id = request.id,
-      let value = Self.onlyValue(of: request, storedAs: widgetsByID[id]?.widget)
+    // Looked up once, and the stored widget only looked at, not copied:
+    // this is every value-only UpdateWidget.
+    if let id = request.id, let (template, value) = Self.onlyValue(of: request),
+      let index = widgetsByID.index(forKey: id),
+      Self.template(template, isKindOf: widgetsByID.values[index].widget.content.template)
     {
-      return try setValue(value, id: id, now: now)
+      return try setValue(value, id: id, at: index, now: now)
     }
     var violations = Violations()
     let id = violations.requireID(request.id)
@@ -141,23 +144,31 @@ public struct WidgetTable: Sendable {
     return try store(id: id!, resolved!, now: now)
   }
 
-  /// The new value when a request sets nothing but the value of the stored
-  /// widget's own template (`gaugectl set`, dashboards' producers): that
-  /// update takes the `setValue` path, which checks the same rules.
-  private static func onlyValue(of request: WidgetUpdate, storedAs stored: Widget?) -> Double? {
-    guard let stored, request.name == nil, request.clearFields.isEmpty,
-      let content = request.content, content == ContentPatch(template: content.template)
+  /// The new value when a request sets nothing but a template's value
+  /// (`gaugectl set`, dashboards' producers): when the stored widget has
+  /// that template, the update takes the `setValue` path, which checks the
+  /// same rules.
+  private static func onlyValue(of request: WidgetUpdate) -> (TemplatePatch, Double)? {
+    guard request.name == nil, request.clearFields.isEmpty, let content = request.content,
+      let template = content.template, content == ContentPatch(template: template)
     else { return nil }
-    switch (content.template, stored.content.template) {
-    case (.gauge(let patch), .gauge) where patch == GaugePatch(value: patch.value):
-      return patch.value
-    case (.progress(let patch), .progress):
-      return patch.value
-    case (.value(let patch), .value) where patch == PlainValuePatch(value: patch.value):
-      return patch.value
-    default:
-      return nil
+    let value: Double?
+    switch template {
+    case .gauge(let patch) where patch == GaugePatch(value: patch.value): value = patch.value
+    case .progress(let patch): value = patch.value
+    case .value(let patch) where patch == PlainValuePatch(value: patch.value): value = patch.value
+    default: value = nil
     }
+    return value.map { (template, $0) }
+  }
+
+  private static func template(_ patch: TemplatePatch, isKindOf stored: Template) -> Bool {
+    switch patch {
+    case .gauge: if case .gauge = stored { return true }
+    case .progress: if case .progress = stored { return true }
+    case .value: if case .value = stored { return true }
+    }
+    return false
   }
 
   /// Sets the main value of an existing widget, whatever its template: the
@@ -173,6 +184,12 @@ public struct WidgetTable: Sendable {
       _ = try Self.validID(id)
       throw .notFound(id: id)
     }
+    return try setValue(value, id: id, at: index, now: now)
+  }
+
+  private mutating func setValue(
+    _ value: Double, id: String, at index: [String: Entry].Index, now: Int64
+  ) throws(WidgetError) -> WidgetChange {
     let (widget, slot) = try Self.setValue(
       value, id: id, now: now, after: lastRevision, in: &widgetsByID.values[index])
     lastRevision = widget.revision
