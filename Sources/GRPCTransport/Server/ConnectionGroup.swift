@@ -14,7 +14,7 @@ public final class ConnectionGroup {
   /// so a client sending made-up paths cannot grow it. Keyed by a hash of
   /// the path's bytes, which are compared on a hit: a lookup makes no
   /// String.
-  private var knownRoutes: [UInt64: (path: [UInt8], route: Router.Route)] = [:]
+  private var knownRoutes: [UInt64: KnownRoute] = [:]
   private static let maxKnownRoutes = 256
   /// Blocks lent to connections while they receive a header block, and
   /// given back when it ends: a loop needs as many as it has connections
@@ -46,7 +46,7 @@ public final class ConnectionGroup {
     let route = router.route(path: String(decoding: path, as: UTF8.self))
     // A colliding path is routed each time rather than evicting the other.
     if case .found = route, known == nil, knownRoutes.count < Self.maxKnownRoutes {
-      knownRoutes[key] = (path, route)
+      knownRoutes[key] = KnownRoute(path: path, route: route)
     }
     return route
   }
@@ -55,5 +55,17 @@ public final class ConnectionGroup {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
     return hash
+  }
+}
+
+/// A cached route: a class, so a lookup hands out one reference instead of
+/// copying the path, the service and two names.
+private final class KnownRoute {
+  let path: [UInt8]
+  let route: Router.Route
+
+  init(path: [UInt8], route: Router.Route) {
+    self.path = path
+    self.route = route
   }
 }
