@@ -135,7 +135,13 @@ def test_memory_reads_the_server_process(bench_server):
                  "--subscribers", 50, "--per-connection", 25, "--connections", 20)
     assert record["subscription_connections"] == 2
     assert record["subscriber_failures"] == 0
-    assert record["rss_end_kib"] >= record["rss_start_kib"] > 0
+    # Not end >= start: the server gives idle memory back while the
+    # scenario waits, so at this tiny scale the end may read a little lower.
+    assert record["rss_start_kib"] > 1024
+    status = Path(f"/proc/{bench_server.proc.pid}/status").read_text()
+    now_kib = int(next(line.split()[1] for line in status.splitlines()
+                       if line.startswith("VmRSS:")))
+    assert abs(record["rss_end_kib"] - now_kib) <= now_kib // 4
 
 
 def test_connections_waits_for_every_subscriber(bench_server):
