@@ -8,6 +8,7 @@ public final class InMemoryWidgetStore: WidgetStore {
   private let table: Mutex<WidgetTable>
   private let clock: @Sendable () -> Int64
   private let observer: (@Sendable (WidgetChange) -> Void)?
+  private let batchObserver: (@Sendable ([WidgetChange]) -> Void)?
   private let persistence: (any WidgetPersistence)?
   private let tombstoneRetentionMs: Int64
 
@@ -22,18 +23,24 @@ public final class InMemoryWidgetStore: WidgetStore {
   ///     so observers see changes in strict revision order with no gap or
   ///     reordering between threads. It must be quick and must not call back
   ///     into the store (the mutex is not reentrant).
+  ///   - batchObserver: when set, `setValues` hands it the accepted changes
+  ///     of each batch, in order, instead of calling `observer` once per
+  ///     change; the same rules apply. A producer's burst then costs the
+  ///     observer one call (the change hub: one lock per loop per batch).
   public init(
     table: WidgetTable = WidgetTable(),
     clock: @escaping @Sendable () -> Int64 = WallClock.unixMilliseconds,
     persistence: (any WidgetPersistence)? = nil,
     tombstoneRetentionMs: Int64 = 24 * 3600 * 1000,
-    observer: (@Sendable (WidgetChange) -> Void)? = nil
+    observer: (@Sendable (WidgetChange) -> Void)? = nil,
+    batchObserver: (@Sendable ([WidgetChange]) -> Void)? = nil
   ) {
     self.table = Mutex(table)
     self.clock = clock
     self.persistence = persistence
     self.tombstoneRetentionMs = tombstoneRetentionMs
     self.observer = observer
+    self.batchObserver = batchObserver
   }
 
   public convenience init(
@@ -75,20 +82,23 @@ public final class InMemoryWidgetStore: WidgetStore {
       var rejections: [ValueSetRejection] = []
       var recorded: [ValueChange] = []
       if persistence != nil { recorded.reserveCapacity(updates.count) }
+      var observed: [WidgetChange] = []
+      if batchObserver != nil { observed.reserveCapacity(updates.count) }
       for (offset, update) in updates.enumerated() {
         do throws(WidgetError) {
           let change = try table.setValue(update.value, id: update.id, now: now)
           if persistence != nil, case .upserted(let widget, _) = change {
             recorded.append(valueChange(widget, slot: table.lastSetValueSlot))
           }
-          observer?(change)
+          if batchObserver != nil { observed.append(change) } else { observer?(change) }
         } catch {
           rejections.append(ValueSetRejection(offset: offset, error: error))
         }
       }
-      // Still inside the critical section: persistence sees the batch in
-      // revision order with every other thread's changes.
+      // Still inside the critical section: persistence and observers see
+      // the batch in revision order with every other thread's changes.
       if !recorded.isEmpty { persistence?.recordValues(recorded) }
+      if !observed.isEmpty { batchObserver?(observed) }
       return rejections
     }
   }

@@ -9,6 +9,13 @@ public enum WidgetChange: Sendable, Equatable {
     case .removed(_, let revision): revision
     }
   }
+
+  public var widgetID: String {
+    switch self {
+    case .upserted(let widget, _): widget.id
+    case .removed(let id, _): id
+    }
+  }
 }
 
 public struct WidgetPage: Sendable, Equatable {

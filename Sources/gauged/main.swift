@@ -55,7 +55,7 @@ if options.memoryOnly {
 let hub = ChangeHub()
 let store = InMemoryWidgetStore(
   table: table, persistence: persistence, tombstoneRetentionMs: options.tombstoneRetentionMs,
-  observer: hub.publish)
+  observer: hub.publish, batchObserver: hub.publish(batch:))
 let widgets = WidgetService(store: store, hub: hub)
 let reflection = ReflectionService.allVersions(listing: [widgets.serviceName, HealthService.name])
 // Health answers for every service served, itself and reflection included.

@@ -127,6 +127,26 @@ final class ChangeLog: Sendable {
     #expect(log.all.map(\.revision) == [1, 2, 3, 4, 5, 6])
   }
 
+  /// With a batch observer, `setValues` reports its accepted changes in one
+  /// call, in order; other writes still go to the per-change observer.
+  @Test func aBatchObserverGetsEachBatchsAcceptedChangesInOneCall() throws {
+    let batches = Mutex<[[WidgetChange]]>([])
+    let store = InMemoryWidgetStore(
+      clock: { [clock] in clock.read() }, observer: { [log] in log.record($0) },
+      batchObserver: { batch in batches.withLock { $0.append(batch) } })
+    _ = try store.put(WidgetPut(id: "p", content: progressDraft(0)))
+    let rejections = store.setValues([
+      ValueSet(id: "p", value: 0.5), ValueSet(id: "p", value: 2), ValueSet(id: "q", value: 0),
+      ValueSet(id: "p", value: 0.25),
+    ])
+    #expect(rejections.map(\.offset) == [1, 2])
+    #expect(log.all.map(\.revision) == [1])
+    #expect(batches.withLock { $0.map { $0.map(\.revision) } } == [[2, 3]])
+    #expect(batches.withLock { $0[0].map(\.widgetID) } == ["p", "p"])
+    #expect(store.setValues([ValueSet(id: "q", value: 0)]).count == 1)
+    #expect(batches.withLock { $0.count } == 1)
+  }
+
   @Test func setValueRejectsBadValuesAndUnknownIDs() throws {
     let store = makeStore()
     _ = try store.put(WidgetPut(id: "p", content: progressDraft(0)))

@@ -76,6 +76,26 @@ final class RecordingSubscriber: InboxSubscriber {
     #expect(subscriber.pumps == 1)
   }
 
+  /// A producer's batch: one wake, and each widget's last change, in the
+  /// order widgets first changed, whether its changes were adjacent or not.
+  @Test func aBatchIsPostedOnceWithEachWidgetsLastChange() {
+    let hub = ChangeHub()
+    let loop = ManualLoop()
+    let subscriber = RecordingSubscriber()
+    _ = hub.attach(subscriber, executor: loop)
+    hub.publish(
+      batch: [
+        widget("a", revision: 1), widget("a", revision: 2), widget("b", revision: 3),
+        widget("a", revision: 4), widget("c", revision: 5), widget("c", revision: 6),
+      ])
+    #expect(loop.pendingWakeUps == 1)
+    hub.publish(batch: [widget("b", revision: 7)])
+    #expect(loop.pendingWakeUps == 1)
+    loop.runQueued()
+    #expect(subscriber.offered.map(\.id) == ["a", "b", "c"])
+    #expect(subscriber.offered.map(\.revision) == [4, 7, 6])
+  }
+
   @Test func eachLoopGetsEveryChange() {
     let hub = ChangeHub()
     let loops = [ManualLoop(), ManualLoop()]

@@ -19,6 +19,16 @@ public final class ChangeHub: Sendable {
     }
   }
 
+  /// The store's batch observer: a producer's burst, in revision order,
+  /// posted to each inbox under one lock.
+  public func publish(batch changes: [WidgetChange]) {
+    inboxes.withLock { inboxes in
+      for inbox in inboxes.values where inbox.subscriberCount.load(ordering: .relaxed) > 0 {
+        inbox.post(batch: changes)
+      }
+    }
+  }
+
   /// Attaches a subscriber on its call's loop; call on that loop.
   func attach(_ subscriber: any InboxSubscriber, call: ServerCall) -> LoopInbox? {
     guard let executor = call.loopExecutor else { return nil }

@@ -14,6 +14,17 @@ final class LoopInbox: @unchecked Sendable {
     var latest: [String: WidgetChange] = [:]
     var order: [String] = []
     var wakeScheduled = false
+
+    mutating func replaceLatest(with change: WidgetChange, id: String) {
+      if latest.updateValue(change, forKey: id) == nil { order.append(id) }
+    }
+
+    /// True when the loop must be woken: the first post since a drain.
+    mutating func scheduleWake() -> Bool {
+      guard !wakeScheduled else { return false }
+      wakeScheduled = true
+      return true
+    }
   }
 
   private let posted = Mutex(Posted())
@@ -34,16 +45,27 @@ final class LoopInbox: @unchecked Sendable {
   }
 
   func post(_ change: WidgetChange) {
-    let id =
-      switch change {
-      case .upserted(let widget, _): widget.id
-      case .removed(let id, _): id
-      }
     let needsWake = posted.withLock { posted in
-      if posted.latest.updateValue(change, forKey: id) == nil { posted.order.append(id) }
-      guard !posted.wakeScheduled else { return false }
-      posted.wakeScheduled = true
-      return true
+      posted.replaceLatest(with: change, id: change.widgetID)
+      return posted.scheduleWake()
+    }
+    if needsWake { wake { [self] in drain() } }
+  }
+
+  /// `post` for each change, in order, under one lock. Of a run of changes
+  /// to one widget (a producer's burst to one gauge) only the last is
+  /// posted: the earlier ones would be replaced before any drain.
+  func post(batch changes: [WidgetChange]) {
+    let needsWake = posted.withLock { posted in
+      var index = changes.startIndex
+      while index < changes.endIndex {
+        let id = changes[index].widgetID
+        var last = index
+        while last + 1 < changes.endIndex, changes[last + 1].widgetID == id { last += 1 }
+        posted.replaceLatest(with: changes[last], id: id)
+        index = last + 1
+      }
+      return posted.scheduleWake()
     }
     if needsWake { wake { [self] in drain() } }
   }
