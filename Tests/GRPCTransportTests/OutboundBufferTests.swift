@@ -1,3 +1,4 @@
+import GRPCTransportTesting
 import Testing
 
 @testable import GRPCTransport
@@ -15,6 +16,32 @@ import Testing
       end: false)
     client.exchange()
     return (client, stream, service.handlers[0].call)
+  }
+
+  /// Each send would ask the owner to flush; until the owner drains the
+  /// connection, one request stands for all of them.
+  @Test func sendsBeforeAFlushAskForItOnce() {
+    final class Counter: @unchecked Sendable {
+      // @unchecked Sendable: the test runs on one thread.
+      var requests = 0
+    }
+    let counter = Counter()
+    let service = EchoService()
+    let server = GRPCServerConnection(
+      router: Router(services: [service]), configuration: ServerConfiguration(),
+      scheduler: ManualScheduler(), outputReady: { counter.requests += 1 })
+    let client = InMemoryHTTP2Client(server: server, readsEagerly: true)
+    _ = client.start(
+      headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Echo/Hold"), body: framed([1]),
+      end: false)
+    client.exchange()
+    let call = service.handlers[0].call
+    let before = counter.requests
+    for round in 0..<5 { call.send(message: [UInt8(round)]) }
+    #expect(counter.requests == before + 1)
+    client.exchange()
+    call.send(message: [9])
+    #expect(counter.requests == before + 2)
   }
 
   @Test func aDrainedStreamDetachesAndKeepsOnlyASmallBuffer() {

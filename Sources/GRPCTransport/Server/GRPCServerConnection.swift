@@ -19,7 +19,11 @@ public final class GRPCServerConnection {
   private lazy var inflater = GzipInflater()
   private lazy var deflater = GzipDeflater()
   /// Called when there is output to drain; the owner flushes once per turn.
-  let outputReady: () -> Void
+  /// The owner's flush request; called through `outputReady()`.
+  private let requestFlush: () -> Void
+  /// A flush has been requested and `drainOutput` has not run since: more
+  /// output needs no new request. Every send of a fan-out asks otherwise.
+  private var flushRequested = false
 
   // Limits (GRPCServerConnection+Limits.swift).
   let callsInFlight = CallsInFlight()
@@ -54,6 +58,13 @@ public final class GRPCServerConnection {
       scheduler: scheduler, outputReady: outputReady)
   }
 
+  /// Asks the owner to flush, once until the next `drainOutput`.
+  func outputReady() {
+    guard !flushRequested else { return }
+    flushRequested = true
+    requestFlush()
+  }
+
   /// `group`: what this connection shares with the others of its loop.
   public init(
     group: ConnectionGroup, scheduler: CallScheduler, outputReady: @escaping () -> Void
@@ -61,7 +72,7 @@ public final class GRPCServerConnection {
     self.group = group
     let configuration = group.configuration
     self.scheduler = scheduler
-    self.outputReady = outputReady
+    self.requestFlush = outputReady
     var settings = NGHTTP2Session.Settings()
     settings.maxConcurrentStreams = configuration.maxConcurrentStreams
     settings.maxHeaderListSize = UInt32(configuration.maxHeaderListBytes)
@@ -98,6 +109,9 @@ public final class GRPCServerConnection {
   /// `limit` bytes so that a peer that does not read leaves its backlog
   /// here, where it is bounded. False on a fatal session error.
   public func drainOutput(into buffer: inout [UInt8], limit: Int = .max) -> Bool {
+    // Reset first: output queued while the session drains (a handler asked
+    // for more) asks for another flush, as before.
+    flushRequested = false
     do {
       try session.drainOutput(into: &buffer, limit: limit)
     } catch {
