@@ -18,8 +18,8 @@ public final class GRPCServerConnection {
   /// messages are compressed and inflated one at a time on the loop.
   private lazy var inflater = GzipInflater()
   private lazy var deflater = GzipDeflater()
-  /// Called when there is output to drain; the owner flushes once per turn.
-  /// The owner's flush request; called through `outputReady()`.
+  /// The owner's flush request (it flushes once per turn), made through
+  /// `outputReady()`.
   private let requestFlush: () -> Void
   /// A flush has been requested and `drainOutput` has not run since: more
   /// output needs no new request. Every send of a fan-out asks otherwise.
@@ -485,7 +485,6 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     return block
   }
 
-  /// The block of `streamID` (if it is the one arriving) goes back.
   /// Ends the block of `streamID`, if it is the one being received, after
   /// `use` has read its head. The block goes back to the group only then:
   /// its path buffer, no longer shared, is kept for the next block.
