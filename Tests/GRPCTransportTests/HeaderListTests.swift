@@ -22,6 +22,26 @@ import Testing
     #expect(client.responses[next]!.messages == [[2]])
   }
 
+  /// Pooled header blocks keep a small path buffer from request to
+  /// request, but not one a long path made large.
+  @Test func aResetHeadKeepsOnlyASmallPathBuffer() {
+    var head = RequestHead()
+    let short = Array("/test.Echo/Echo".utf8)
+    short.withUnsafeBytes { value in
+      _ = head.add(name: UnsafeRawBufferPointer(ascii: ":path"), value: value, limit: 1 << 16)
+    }
+    head.reset()
+    #expect(head.path.isEmpty)
+    #expect(head.path.capacity >= short.count)
+    let long = [UInt8](repeating: UInt8(ascii: "a"), count: 4_000)
+    long.withUnsafeBytes { value in
+      _ = head.add(name: UnsafeRawBufferPointer(ascii: ":path"), value: value, limit: 1 << 16)
+    }
+    #expect(head.path == long)
+    head.reset()
+    #expect(head.path.capacity <= RequestHead.keptPathCapacity)
+  }
+
   /// References to one large header in the HPACK table: a few kilobytes on
   /// the wire, 60 KB decoded (a client session will not send a block that
   /// could exceed 64 KB unindexed).
@@ -68,5 +88,12 @@ import Testing
     // 1,037 bytes per field under a 16,384-byte cap.
     #expect(accepted == 15)
     #expect(head.metadata.values(for: "x-key").count == 15)
+  }
+}
+
+extension UnsafeRawBufferPointer {
+  /// A header name's bytes; valid for the program's life (a literal's).
+  fileprivate init(ascii name: StaticString) {
+    self.init(start: name.utf8Start, count: name.utf8CodeUnitCount)
   }
 }

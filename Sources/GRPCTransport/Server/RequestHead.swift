@@ -47,13 +47,17 @@ struct RequestHead {
 
   var isRootPath: Bool { path.count == 1 && path[0] == UInt8(ascii: "/") }
 
-  /// Empty again, keeping the path's buffer for the next block.
+  /// Empty again, keeping the path's buffer for the next block unless a
+  /// long path made it large: pooled blocks outlive their requests.
   mutating func reset() {
     var path = self.path
     self = RequestHead()
+    guard path.capacity <= Self.keptPathCapacity else { return }
     path.removeAll(keepingCapacity: true)
     self.path = path
   }
+
+  static let keptPathCapacity = 256
 
   private mutating func addMetadata(name key: String, value: UnsafeRawBufferPointer) {
     guard !Metadata.isReserved(key) else { return }
