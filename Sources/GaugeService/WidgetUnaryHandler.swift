@@ -14,8 +14,9 @@ final class WidgetUnaryHandler: RPCHandler {
   private let call: ServerCall
   private let store: any WidgetStore
   private let method: UnaryMethod
-  private var request: Result<UnaryMethod.Request, WireError>?
-  private var tooMany = false
+  /// Decoded on arrival; a decoding failure is reported at the end, after
+  /// the message count is known to be right.
+  private var request = UnaryRequest<Result<UnaryMethod.Request, WireError>>()
 
   init(call: ServerCall, store: any WidgetStore, method: UnaryMethod) {
     self.call = call
@@ -28,22 +29,17 @@ final class WidgetUnaryHandler: RPCHandler {
   }
 
   func receive(messageBytes bytes: UnsafeRawBufferPointer) {
-    guard request == nil else {
-      tooMany = true
-      return
-    }
-    request = Result { () throws(WireError) in try method.decode(bytes) }
+    request.receive { Result { () throws(WireError) in try method.decode(bytes) } }
   }
 
   func receiveEnd() {
-    guard !tooMany else { return call.finish(UnaryHandler.moreThanOneRequest) }
-    switch request {
-    case nil:
-      call.finish(UnaryHandler.noRequest)
-    case .failure(let error):
+    switch request.completed {
+    case .failure(let status):
+      call.finish(status)
+    case .success(.failure(let error)):
       call.finish(
         GRPCStatus(.internal, "could not parse the \(call.method) request: \(error.message)"))
-    case .success(let request):
+    case .success(.success(let request)):
       let response: [UInt8]
       do throws(WidgetError) {
         response = try method.perform(request, on: store)

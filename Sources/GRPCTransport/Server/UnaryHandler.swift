@@ -7,8 +7,7 @@ public final class UnaryHandler: RPCHandler {
 
   private let call: ServerCall
   private let body: Body
-  private var request: [UInt8]?
-  private var tooMany = false
+  private var request = UnaryRequest<[UInt8]>()
 
   public init(call: ServerCall, body: @escaping Body) {
     self.call = call
@@ -16,21 +15,15 @@ public final class UnaryHandler: RPCHandler {
   }
 
   public func receive(message: [UInt8]) {
-    if request == nil { request = message } else { tooMany = true }
+    request.receive { message }
   }
 
   public func receiveEnd() {
-    guard !tooMany else { return call.finish(Self.moreThanOneRequest) }
-    guard let request else { return call.finish(Self.noRequest) }
-    body(request, UnaryResponder(call: call))
+    switch request.completed {
+    case .failure(let status): call.finish(status)
+    case .success(let bytes): body(bytes, UnaryResponder(call: call))
+    }
   }
-
-  /// What a unary method answers when the client sent more than one
-  /// request message, or none (as grpc-core servers do).
-  public static let moreThanOneRequest = GRPCStatus(
-    .unimplemented, "unary method received more than one request message")
-  public static let noRequest = GRPCStatus(
-    .unimplemented, "unary method received no request message")
 
   public func cancel(_ reason: GRPCStatus) {}
 }
