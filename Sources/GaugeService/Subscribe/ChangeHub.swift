@@ -12,19 +12,19 @@ public final class ChangeHub: Sendable {
   public init() {}
 
   public func publish(_ change: WidgetChange) {
-    inboxes.withLock { inboxes in
-      for inbox in inboxes.values where inbox.subscriberCount.load(ordering: .relaxed) > 0 {
-        inbox.post(change)
-      }
-    }
+    forEachInboxWithSubscribers { $0.post(change) }
   }
 
   /// The store's batch observer: a producer's burst, in revision order,
   /// posted to each inbox under one lock.
   public func publish(batch changes: [WidgetChange]) {
+    forEachInboxWithSubscribers { $0.post(batch: changes) }
+  }
+
+  private func forEachInboxWithSubscribers(_ body: (LoopInbox) -> Void) {
     inboxes.withLock { inboxes in
       for inbox in inboxes.values where inbox.subscriberCount.load(ordering: .relaxed) > 0 {
-        inbox.post(batch: changes)
+        body(inbox)
       }
     }
   }

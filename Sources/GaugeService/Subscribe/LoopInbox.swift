@@ -45,18 +45,14 @@ final class LoopInbox: @unchecked Sendable {
   }
 
   func post(_ change: WidgetChange) {
-    let needsWake = posted.withLock { posted in
-      posted.replaceLatest(with: change, id: change.widgetID)
-      return posted.scheduleWake()
-    }
-    if needsWake { wake { [self] in drain() } }
+    post { $0.replaceLatest(with: change, id: change.widgetID) }
   }
 
   /// `post` for each change, in order, under one lock. Of a run of changes
   /// to one widget (a producer's burst to one gauge) only the last is
   /// posted: the earlier ones would be replaced before any drain.
   func post(batch changes: [WidgetChange]) {
-    let needsWake = posted.withLock { posted in
+    post { posted in
       var index = changes.startIndex
       while index < changes.endIndex {
         let id = changes[index].widgetID
@@ -65,6 +61,14 @@ final class LoopInbox: @unchecked Sendable {
         posted.replaceLatest(with: changes[last], id: id)
         index = last + 1
       }
+    }
+  }
+
+  /// Records under the lock, and wakes the loop when this is the first post
+  /// since its last drain.
+  private func post(_ record: (inout Posted) -> Void) {
+    let needsWake = posted.withLock { posted in
+      record(&posted)
       return posted.scheduleWake()
     }
     if needsWake { wake { [self] in drain() } }
