@@ -137,6 +137,12 @@ public final class EventLoop: @unchecked Sendable {
     }
   }
 
+  /// Whether work queued with `execute` waits for the next turn: what a
+  /// connection reading a burst checks to see if it holds others up.
+  public var hasQueuedTasks: Bool {
+    inbox.withLock { !$0.tasks.isEmpty }
+  }
+
   /// Starts reporting readiness of `fd` to `handler`, which the loop retains until
   /// `deregister(fd:)`. Deregister before closing the descriptor.
   public func register(fd: Int32, interest: Interest, handler: any EventLoopHandler)

@@ -21,8 +21,7 @@ final class ConnectionHandler: EventLoopHandler {
   /// What the connection's output callback and the flush hold.
   private let back = BackReference<ConnectionHandler>()
 
-  /// Reads per readiness event before yielding to other connections.
-  private static let readsPerEvent = 4
+  private var readBudget: ReadBudget
   /// Output the socket has not taken yet beyond which nothing more is
   /// taken from the session: a peer that does not read leaves its backlog
   /// in the session and on its streams, where it is bounded and counted.
@@ -36,6 +35,7 @@ final class ConnectionHandler: EventLoopHandler {
     self.socket = socket
     self.loop = loop
     self.readBuffer = readBuffer
+    self.readBudget = ReadBudget(bufferBytes: readBuffer.count)
     self.scratch = scratch
     self.onClose = onClose
     self.connection = GRPCServerConnection(
@@ -55,11 +55,14 @@ final class ConnectionHandler: EventLoopHandler {
   }
 
   func readable() {
-    for _ in 0..<Self.readsPerEvent {
+    readBudget.eventBegins()
+    while true {
       guard !isClosed, !closeAfterFlush else { return }
+      let asked = readBudget.nextReadBytes
       let result: IOResult<Int>
       do {
-        result = try socket.read(into: readBuffer)
+        result = try socket.read(
+          into: UnsafeMutableRawBufferPointer(rebasing: readBuffer[0..<asked]))
       } catch {
         close()
         return
@@ -82,7 +85,9 @@ final class ConnectionHandler: EventLoopHandler {
           return
         }
         scheduleFlush()
-        if count < readBuffer.count { return }
+        guard readBudget.read(count, asked: asked, othersWaiting: loop.hasQueuedTasks) else {
+          return
+        }
       }
     }
   }

@@ -1,0 +1,46 @@
+/// How much one connection reads from its socket per readiness event.
+///
+/// A connection reads in full buffers, a few per event, while its loop has
+/// nothing else waiting: bulk input goes through in few turns. Once what it
+/// read has queued work for others on the loop (a producer's values waiting
+/// to reach the loop's subscribers), it stops for this turn and reads small
+/// chunks until the loop's queue is empty again at the end of a read. A
+/// producer at full speed would otherwise hold its loop for a quarter of a
+/// megabyte of input per turn (milliseconds of work), and every subscriber
+/// there would wait that long for each delivery, for values that are
+/// mostly coalesced away. The producer is slowed by its loop's other work,
+/// through TCP and HTTP/2 flow control, never by any one subscriber.
+struct ReadBudget {
+  /// Reads per readiness event while the loop has nothing else waiting.
+  static let fullReadsPerEvent = 4
+  /// The read size while the loop has other work waiting.
+  static let yieldingReadBytes = 8 << 10
+
+  let bufferBytes: Int
+  private(set) var yielding = false
+  private var readsThisEvent = 0
+
+  init(bufferBytes: Int) {
+    self.bufferBytes = bufferBytes
+  }
+
+  /// A readiness event begins.
+  mutating func eventBegins() {
+    readsThisEvent = 0
+  }
+
+  /// How many bytes the next read may take.
+  var nextReadBytes: Int {
+    yielding ? min(Self.yieldingReadBytes, bufferBytes) : bufferBytes
+  }
+
+  /// A read took `count` bytes (of `nextReadBytes` asked), which have been
+  /// processed; `othersWaiting` says whether the loop now has queued work.
+  /// Returns whether to read again within this event.
+  mutating func read(_ count: Int, asked: Int, othersWaiting: Bool) -> Bool {
+    readsThisEvent += 1
+    yielding = othersWaiting
+    if othersWaiting { return false }
+    return count == asked && readsThisEvent < Self.fullReadsPerEvent
+  }
+}
