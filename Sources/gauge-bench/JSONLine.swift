@@ -34,7 +34,9 @@ struct JSONLine: CustomStringConvertible {
   /// Latency figures in microseconds under `prefix_p50_us` and so on.
   mutating func add(latency histogram: LatencyHistogram, prefix: String) {
     add("\(prefix)p50_us", Double(histogram.percentile(0.50)) / 1000)
+    add("\(prefix)p90_us", Double(histogram.percentile(0.90)) / 1000)
     add("\(prefix)p99_us", Double(histogram.percentile(0.99)) / 1000)
+    add("\(prefix)p999_us", Double(histogram.percentile(0.999)) / 1000)
     add("\(prefix)max_us", Double(histogram.max) / 1000)
   }
 

@@ -21,4 +21,18 @@ import Testing
     line.add("nan", Double.nan)
     #expect(line.description == #"{"text": "a \"b\"\\\n\u0001", "nan": null}"#)
   }
+
+  @Test func latencyFieldsRunFromTheMedianToTheMaximum() {
+    var histogram = LatencyHistogram()
+    // 1,000 samples of 1..1000 µs: each percentile is its rank in µs.
+    for micros in 1...1000 { histogram.record(UInt64(micros) * 1000) }
+    var line = JSONLine()
+    line.add(latency: histogram, prefix: "")
+    let keys = line.description.split(separator: ",").map {
+      $0.split(separator: ":")[0].filter { $0.isLetter || $0.isNumber || $0 == "_" }
+    }
+    #expect(keys == ["p50_us", "p90_us", "p99_us", "p999_us", "max_us"])
+    #expect(histogram.percentile(0.9) / 1000 >= 895 && histogram.percentile(0.9) / 1000 <= 905)
+    #expect(histogram.percentile(0.999) / 1000 >= 990 && histogram.percentile(0.999) / 1000 <= 1000)
+  }
 }
