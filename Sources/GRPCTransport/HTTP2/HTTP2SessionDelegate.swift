@@ -17,9 +17,9 @@ package protocol HTTP2SessionDelegate: AnyObject {
     -> HTTP2OutboundChunk
   /// A frame that ends the stream from our side left the session.
   func streamEndSent(_ streamID: Int32)
-  /// A HEADERS or DATA frame left the session; `dataBytes` is the DATA
-  /// payload (0 for HEADERS).
-  func responseFrameSent(dataBytes: Int)
+  /// A HEADERS frame left the session. DATA is not reported frame by frame:
+  /// what `streamOutbound` hands out is sent in the same `drainOutput`.
+  func headersSent()
   /// The peer sent a PING (nghttp2 answers it).
   func pingReceived()
   /// The peer answered one of our PINGs.
@@ -28,7 +28,7 @@ package protocol HTTP2SessionDelegate: AnyObject {
 
 extension HTTP2SessionDelegate {
   // A client has no use for keepalive policing or per-frame accounting.
-  package func responseFrameSent(dataBytes: Int) {}
+  package func headersSent() {}
   package func pingReceived() {}
   package func pingAcknowledged(payload: UInt64) {}
 }

@@ -460,14 +460,16 @@ private func onFrameSent(
   _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?,
   _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
-  guard let owner = NGHTTP2Session.from(userData), let frame else { return callbackFailure }
+  guard let frame else { return callbackFailure }
   let type = UInt32(frame.pointee.hd.type)
   let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
-  if type == NGHTTP2_HEADERS.rawValue || type == NGHTTP2_DATA.rawValue {
-    owner.delegate?.responseFrameSent(
-      dataBytes: type == NGHTTP2_DATA.rawValue ? frame.pointee.hd.length : 0)
-    if endStream { owner.delegate?.streamEndSent(frame.pointee.hd.stream_id) }
-  }
+  // Most frames are a subscription's DATA, one per event per stream: they
+  // return before anything is looked up.
+  let isHeaders = type == NGHTTP2_HEADERS.rawValue
+  guard isHeaders || (type == NGHTTP2_DATA.rawValue && endStream) else { return 0 }
+  guard let owner = NGHTTP2Session.from(userData) else { return callbackFailure }
+  if isHeaders { owner.delegate?.headersSent() }
+  if endStream { owner.delegate?.streamEndSent(frame.pointee.hd.stream_id) }
   return 0
 }
 

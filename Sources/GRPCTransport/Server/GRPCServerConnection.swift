@@ -671,6 +671,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     }
     stream.outboundOffset += count
     queuedResponseBytes -= count
+    dataSent(count)
     if stream.outboundOffset == stream.outbound.count {
       // A small buffer is kept for the next message; one a burst made
       // large (a subscription's snapshot) is not held for the stream's
@@ -694,9 +695,14 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     session.resetStream(streamID: streamID, errorCode: stream.resetCodeAfterEnd)
   }
 
-  package func responseFrameSent(dataBytes: Int) {
+  package func headersSent() {
     pingPolicy.responseSent()
-    stall.dataBytesSent += dataBytes
+  }
+
+  /// Response DATA handed to nghttp2, which frames it in the same drain.
+  private func dataSent(_ count: Int) {
+    pingPolicy.responseSent()
+    stall.dataBytesSent += count
   }
 
   package func pingReceived() {

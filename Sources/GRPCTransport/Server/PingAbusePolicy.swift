@@ -11,6 +11,10 @@ struct PingAbusePolicy {
   let maxStrikes: Int
   private var lastPing: ContinuousClock.Instant?
   private(set) var strikes = 0
+  /// No ping since the last response: `responseSent` has nothing to wipe.
+  /// Checked first because it is called for every frame of every response,
+  /// and writing the optional `Instant` goes through value witnesses.
+  private var slateIsClean = true
 
   init(minInterval: Duration, maxStrikes: Int) {
     self.minInterval = minInterval
@@ -19,7 +23,10 @@ struct PingAbusePolicy {
 
   /// Records a ping; true when it was one strike too many.
   mutating func pingReceived(at now: ContinuousClock.Instant, idle: Bool) -> Bool {
-    defer { lastPing = now }
+    defer {
+      lastPing = now
+      slateIsClean = false
+    }
     guard let lastPing, now < lastPing + (idle ? Self.idleInterval : minInterval) else {
       return false
     }
@@ -29,7 +36,9 @@ struct PingAbusePolicy {
 
   /// Headers or data went to the peer.
   mutating func responseSent() {
+    guard !slateIsClean else { return }
     lastPing = nil
     strikes = 0
+    slateIsClean = true
   }
 }
