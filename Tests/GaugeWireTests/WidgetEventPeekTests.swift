@@ -51,6 +51,30 @@ import Testing
     #expect(peek(bytes) == .upsert(revision: 30, value: 2.5))
   }
 
+  @Test func unknownFieldsOfEveryWireTypeAreSteppedOver() {
+    // A fixed32 has no builder here: its key (wire type 5) and four bytes.
+    let fixed32: [UInt8] = [0x7D, 1, 2, 3, 4]  // field 15
+    let template = ProtoBytes().varint(5, 300).double(9, 1).double(1, 7.25)
+    var content = ProtoBytes().string(4, "label").message(1, template)
+    content = ProtoBytes(bytes: content.bytes + fixed32)
+    let widget = ProtoBytes().string(1, "w").double(20, 3).message(3, content).varint(6, 1 << 40)
+    var event = ProtoBytes().raw(9, [1, 2, 3]).message(2, widget)
+    event = ProtoBytes(bytes: event.bytes + fixed32).varint(1, 5)
+    #expect(peek(event.bytes) == .upsert(revision: 5, value: 7.25))
+  }
+
+  @Test(
+    arguments: [
+      [0x0B, 0x0C],  // a group (wire types 3 and 4), which protobuf-c refuses too
+      [0x0E],  // wire type 6
+      [0x08, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01],  // 11-byte varint
+      [0x7D, 1, 2],  // a fixed32 cut short
+    ] as [[UInt8]])
+  func unreadableUnknownFieldsGiveNil(bytes: [UInt8]) {
+    let upsert = ProtoBytes().message(2, ProtoBytes().string(1, "w")).bytes
+    #expect(peek(upsert + bytes) == nil)
+  }
+
   @Test(
     arguments: [
       [],  // no event set
