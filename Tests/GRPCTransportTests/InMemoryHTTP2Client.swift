@@ -134,6 +134,12 @@ final class InMemoryHTTP2Client {
     }
   }
 
+  /// How many more request bytes the server's flow control lets this
+  /// stream send.
+  func sendWindow(of streamID: Int32) -> Int32 {
+    nghttp2_session_get_stream_remote_window_size(session, streamID)
+  }
+
   func reset(_ streamID: Int32, code: UInt32 = NGHTTP2_CANCEL.rawValue) {
     nghttp2_submit_rst_stream(session, 0, streamID, code)
   }
@@ -157,6 +163,19 @@ final class InMemoryHTTP2Client {
       _ = nghttp2_session_mem_recv(
         session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
     }
+  }
+
+  /// What the client has queued, into the server; the server's answer
+  /// stays with it until the next `exchange`.
+  func sendPending() {
+    var toServer: [UInt8] = []
+    while true {
+      var chunk: UnsafePointer<UInt8>?
+      let count = nghttp2_session_mem_send(session, &chunk)
+      guard count > 0, let chunk else { break }
+      toServer.append(contentsOf: UnsafeBufferPointer(start: chunk, count: count))
+    }
+    if !toServer.isEmpty { _ = toServer.withUnsafeBytes { server.receive($0) } }
   }
 
   /// Moves bytes both ways until neither side has anything left to say.

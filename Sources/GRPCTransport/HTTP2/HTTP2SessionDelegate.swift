@@ -20,6 +20,9 @@ package protocol HTTP2SessionDelegate: AnyObject {
   /// A HEADERS frame left the session. DATA is not reported frame by frame:
   /// what `streamOutbound` hands out is sent in the same `drainOutput`.
   func headersSent()
+  /// The peer acknowledged our SETTINGS: stream windows changed before
+  /// it were moved by the difference to the initial window we announced.
+  func settingsAcknowledged()
   /// The peer sent a PING (nghttp2 answers it).
   func pingReceived()
   /// The peer answered one of our PINGs.
@@ -30,6 +33,7 @@ extension HTTP2SessionDelegate {
   // A client has no use for keepalive policing or per-frame accounting.
   package func headersSent() {}
   package func pingReceived() {}
+  package func settingsAcknowledged() {}
   package func pingAcknowledged(payload: UInt64) {}
 }
 

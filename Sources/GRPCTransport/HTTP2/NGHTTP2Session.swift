@@ -40,6 +40,8 @@ package final class NGHTTP2Session {
   package unowned(unsafe) var delegate: HTTP2SessionDelegate?
   /// The flood limits libnghttp2 enforces on this session.
   let libraryFloodChecks: FloodChecks
+  /// The stream window announced in SETTINGS.
+  package let initialWindowSize: UInt32
   fileprivate var floodGuard: FloodGuard
   fileprivate let clock: () -> ContinuousClock.Instant
   /// Set once a GOAWAY that ends the connection has been queued: input is
@@ -53,6 +55,7 @@ package final class NGHTTP2Session {
     clock: @escaping () -> ContinuousClock.Instant = { .now }
   ) {
     self.clock = clock
+    self.initialWindowSize = settings.initialWindowSize
     self.frameBuffer = frameBuffer
     allocator = .allocate(capacity: 1)
     var callbacks: OpaquePointer?
@@ -226,6 +229,17 @@ package final class NGHTTP2Session {
       source: nghttp2_data_source(ptr: nil), read_callback: readOutbound)
     return nghttp2_submit_data(
       session, UInt8(NGHTTP2_FLAG_END_STREAM.rawValue), streamID, &provider) == 0
+  }
+
+  /// Sets how much a stream's peer may have sent and we not yet read. A
+  /// smaller window takes effect without telling the peer: nghttp2 holds
+  /// back WINDOW_UPDATEs until the credit already granted is used up.
+  /// Until the peer acknowledges our SETTINGS, nghttp2 adds the announced
+  /// initial window to every open stream's when the ACK arrives, undoing a
+  /// smaller one set before (`HTTP2SessionDelegate.settingsAcknowledged`).
+  package func setReceiveWindow(streamID: Int32, bytes: UInt32) {
+    _ = nghttp2_session_set_local_window_size(
+      session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, Int32(clamping: bytes))
   }
 
   /// Wakes a stream whose data source said `.pending`.
@@ -419,6 +433,8 @@ private func onFrameReceived(
     }
   case NGHTTP2_SETTINGS.rawValue where !isAck:
     if let flood = owner.floodGuard.ackOwed() { owner.flood(flood) }
+  case NGHTTP2_SETTINGS.rawValue:
+    owner.delegate?.settingsAcknowledged()
   case NGHTTP2_RST_STREAM.rawValue:
     if let flood = owner.floodGuard.resetReceived(at: owner.clock()) { owner.flood(flood) }
   case NGHTTP2_HEADERS.rawValue:

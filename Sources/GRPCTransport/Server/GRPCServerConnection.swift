@@ -29,6 +29,9 @@ public final class GRPCServerConnection {
   let callsInFlight = CallsInFlight()
   /// Response bytes queued on streams and not yet taken by nghttp2.
   var queuedResponseBytes = 0
+  /// Set while this connection's input is read in small bites
+  /// (`limitInboundBacklog`): new streams start with the small window.
+  var inboundBacklogLimited = false
   /// Bytes of request messages received in part.
   var partialRequestBytes = 0
 
@@ -473,6 +476,9 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
   package func streamBegan(_ streamID: Int32) {
     streams[streamID] = ServerStream(
       id: streamID, maxMessageBytes: group.configuration.maxReceiveMessageBytes)
+    if inboundBacklogLimited {
+      session.setReceiveWindow(streamID: streamID, bytes: Self.limitedReceiveWindow)
+    }
     idleSince = nil
     beginHeaderBlock(streamID)
   }

@@ -21,7 +21,7 @@ final class ConnectionHandler: EventLoopHandler {
   /// What the connection's output callback and the flush hold.
   private let back = BackReference<ConnectionHandler>()
 
-  private var readBudget: ReadBudget
+  private var readBudget = ReadBudget()
   /// Output the socket has not taken yet beyond which nothing more is
   /// taken from the session: a peer that does not read leaves its backlog
   /// in the session and on its streams, where it is bounded and counted.
@@ -35,7 +35,6 @@ final class ConnectionHandler: EventLoopHandler {
     self.socket = socket
     self.loop = loop
     self.readBuffer = readBuffer
-    self.readBudget = ReadBudget(bufferBytes: readBuffer.count)
     self.scratch = scratch
     self.onClose = onClose
     self.connection = GRPCServerConnection(
@@ -58,7 +57,7 @@ final class ConnectionHandler: EventLoopHandler {
     readBudget.eventBegins()
     while true {
       guard !isClosed, !closeAfterFlush else { return }
-      let asked = readBudget.nextReadBytes
+      let asked = readBudget.nextReadBytes(bufferBytes: readBuffer.count)
       let result: IOResult<Int>
       do {
         result = try socket.read(
@@ -85,9 +84,11 @@ final class ConnectionHandler: EventLoopHandler {
           return
         }
         scheduleFlush()
-        guard readBudget.read(count, asked: asked, othersWaiting: loop.hasQueuedTasks) else {
-          return
+        let again = readBudget.read(count, asked: asked, othersWaiting: loop.hasQueuedTasks)
+        if readBudget.limitsBacklog != connection.inboundBacklogLimited {
+          connection.limitInboundBacklog(readBudget.limitsBacklog)
         }
+        guard again else { return }
       }
     }
   }

@@ -15,37 +15,50 @@
 /// subscribers and a producer at full speed, 1.04-1.27M delivered events/s
 /// against 0.95-1.08M, the producer publishing 0.37-0.47M values/s against
 /// 0.63-0.69M.
+///
+/// It also says when the connection's peers should be held to small
+/// receive windows (`limitsBacklog`, see `limitInboundBacklog`): from the
+/// first read that yields until `calmReadsBeforeFullWindows` reads in a row
+/// have left the loop's queue empty, so that a loop flipping between busy
+/// and idle does not flip its peers' windows with it. Kept to a few bytes:
+/// every connection, idle ones included, holds one.
 struct ReadBudget {
   /// Reads per readiness event while the loop has nothing else waiting.
   static let fullReadsPerEvent = 4
   /// The read size while the loop has other work waiting.
   static let yieldingReadBytes = 4 << 10
+  static let calmReadsBeforeFullWindows = 16
 
-  let bufferBytes: Int
   private(set) var yielding = false
-  private var readsThisEvent = 0
-
-  init(bufferBytes: Int) {
-    self.bufferBytes = bufferBytes
-  }
+  private(set) var limitsBacklog = false
+  private var readsThisEvent: UInt8 = 0
+  private var calmReads: UInt8 = 0
 
   /// A readiness event begins.
   mutating func eventBegins() {
     readsThisEvent = 0
   }
 
-  /// How many bytes the next read may take.
-  var nextReadBytes: Int {
+  /// How many bytes the next read may take from a buffer of `bufferBytes`.
+  func nextReadBytes(bufferBytes: Int) -> Int {
     yielding ? min(Self.yieldingReadBytes, bufferBytes) : bufferBytes
   }
 
-  /// A read took `count` bytes (of `nextReadBytes` asked), which have been
-  /// processed; `othersWaiting` says whether the loop now has queued work.
-  /// Returns whether to read again within this event.
+  /// A read took `count` bytes (of `asked`), which have been processed;
+  /// `othersWaiting` says whether the loop now has queued work. Returns
+  /// whether to read again within this event.
   mutating func read(_ count: Int, asked: Int, othersWaiting: Bool) -> Bool {
-    readsThisEvent += 1
+    readsThisEvent &+= 1
     yielding = othersWaiting
-    if othersWaiting { return false }
+    if othersWaiting {
+      limitsBacklog = true
+      calmReads = 0
+      return false
+    }
+    if limitsBacklog {
+      calmReads += 1
+      if calmReads >= Self.calmReadsBeforeFullWindows { limitsBacklog = false }
+    }
     return count == asked && readsThisEvent < Self.fullReadsPerEvent
   }
 }
