@@ -84,6 +84,15 @@ import Testing
     #expect(!budget.limitsBacklog)
   }
 
+  @Test func aReadThatEmptiedTheSocketLimitsNoWindow() {
+    var budget = ReadBudget()
+    budget.eventBegins()
+    let (_, again) = read(&budget, othersWaiting: true, short: true)
+    #expect(!again)
+    #expect(budget.yielding)
+    #expect(!budget.limitsBacklog)
+  }
+
   @Test func neverAsksMoreThanTheBuffer() {
     var budget = ReadBudget()
     budget.eventBegins()

@@ -18,10 +18,10 @@
 ///
 /// It also says when the connection's peers should be held to small
 /// receive windows (`limitsBacklog`, see `limitInboundBacklog`): from the
-/// first read that yields until `calmReadsBeforeFullWindows` reads in a row
-/// have left the loop's queue empty, so that a loop flipping between busy
-/// and idle does not flip its peers' windows with it. Kept to a few bytes:
-/// every connection, idle ones included, holds one.
+/// first read that yields with input left in the socket, until
+/// `calmReadsBeforeFullWindows` reads in a row have not, so that a loop
+/// flipping between busy and idle does not flip its peers' windows with
+/// it. Kept to a few bytes: every connection, idle ones included, holds one.
 struct ReadBudget {
   /// Reads per readiness event while the loop has nothing else waiting.
   static let fullReadsPerEvent = 4
@@ -50,15 +50,17 @@ struct ReadBudget {
   mutating func read(_ count: Int, asked: Int, othersWaiting: Bool) -> Bool {
     readsThisEvent &+= 1
     yielding = othersWaiting
-    if othersWaiting {
+    // Input left in the socket while others wait is a backlog forming; a
+    // read that emptied the socket (a peer far away, or a slow one) is not,
+    // and its windows stay as they are.
+    if othersWaiting, count == asked {
       limitsBacklog = true
       calmReads = 0
-      return false
-    }
-    if limitsBacklog {
+    } else if limitsBacklog {
       calmReads += 1
       if calmReads >= Self.calmReadsBeforeFullWindows { limitsBacklog = false }
     }
+    if othersWaiting { return false }
     return count == asked && readsThisEvent < Self.fullReadsPerEvent
   }
 }
