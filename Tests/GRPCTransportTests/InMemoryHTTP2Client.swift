@@ -166,8 +166,9 @@ final class InMemoryHTTP2Client {
   }
 
   /// What the client has queued, into the server; the server's answer
-  /// stays with it until the next `exchange`.
-  func sendPending() {
+  /// stays with it until the next `exchange`. Returns whether there was any.
+  @discardableResult
+  func sendPending() -> Bool {
     var toServer: [UInt8] = []
     while true {
       var chunk: UnsafePointer<UInt8>?
@@ -175,31 +176,19 @@ final class InMemoryHTTP2Client {
       guard count > 0, let chunk else { break }
       toServer.append(contentsOf: UnsafeBufferPointer(start: chunk, count: count))
     }
-    if !toServer.isEmpty { _ = toServer.withUnsafeBytes { server.receive($0) } }
+    if toServer.isEmpty { return false }
+    _ = toServer.withUnsafeBytes { server.receive($0) }
+    return true
   }
 
   /// Moves bytes both ways until neither side has anything left to say.
   func exchange() {
     for _ in 0..<100 {
-      var toServer: [UInt8] = []
-      while true {
-        var chunk: UnsafePointer<UInt8>?
-        let count = nghttp2_session_mem_send(session, &chunk)
-        guard count > 0, let chunk else { break }
-        toServer.append(contentsOf: UnsafeBufferPointer(start: chunk, count: count))
-      }
-      if !toServer.isEmpty {
-        _ = toServer.withUnsafeBytes { server.receive($0) }
-      }
+      let sent = sendPending()
       var toClient: [UInt8] = []
       _ = server.drainOutput(into: &toClient)
-      if !toClient.isEmpty {
-        toClient.withUnsafeBytes { bytes in
-          _ = nghttp2_session_mem_recv(
-            session, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count)
-        }
-      }
-      if toServer.isEmpty && toClient.isEmpty { return }
+      deliver(toClient)
+      if !sent && toClient.isEmpty { return }
     }
   }
 
