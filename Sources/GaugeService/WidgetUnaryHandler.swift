@@ -29,7 +29,7 @@ final class WidgetUnaryHandler: RPCHandler {
   }
 
   func receive(messageBytes bytes: UnsafeRawBufferPointer) {
-    request.receive { Result { () throws(WireError) in try method.decode(bytes) } }
+    request.receive { WireDecoding.decode(bytes, with: method.decode) }
   }
 
   func receiveEnd() {
@@ -46,30 +46,18 @@ final class WidgetUnaryHandler: RPCHandler {
       } catch {
         return call.finish(error.grpcStatus)
       }
-      guard method.isWrite else { return respond(.success(response)) }
+      guard method.isWrite else { return UnaryResponder.complete(call, with: .success(response)) }
       if let settled = store.durabilityIfSettled {
-        return respond(settled.map { response })
+        return UnaryResponder.complete(call, with: settled.map { response }.mapError(\.grpcStatus))
       }
       let call = self.call
       store.whenDurable { durable in
-        call.onLoop { Self.respond(call, durable.map { response }) }
+        call.onLoop {
+          UnaryResponder.complete(call, with: durable.map { response }.mapError(\.grpcStatus))
+        }
       }
     }
   }
 
   func cancel(_ reason: GRPCStatus) {}
-
-  private func respond(_ result: Result<[UInt8], WidgetError>) {
-    Self.respond(call, result)
-  }
-
-  private static func respond(_ call: ServerCall, _ result: Result<[UInt8], WidgetError>) {
-    switch result {
-    case .success(let response):
-      call.send(message: response)
-      call.finish(.ok)
-    case .failure(let error):
-      call.finish(error.grpcStatus)
-    }
-  }
 }

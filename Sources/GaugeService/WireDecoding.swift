@@ -5,8 +5,14 @@ enum WireDecoding {
   static func decode<Value>(
     _ bytes: [UInt8], with decoder: (UnsafeRawBufferPointer) throws(WireError) -> Value
   ) -> Result<Value, WireError> {
-    bytes.withUnsafeBytes { raw in
-      Result { () throws(WireError) in try decoder(raw) }
-    }
+    bytes.withUnsafeBytes { decode($0, with: decoder) }
+  }
+
+  /// The same over bytes read in place.
+  static func decode<Value>(
+    _ bytes: UnsafeRawBufferPointer,
+    with decoder: (UnsafeRawBufferPointer) throws(WireError) -> Value
+  ) -> Result<Value, WireError> {
+    Result { () throws(WireError) in try decoder(bytes) }
   }
 }

@@ -40,14 +40,19 @@ public struct UnaryResponder: Sendable {
 
   public func respond(_ result: Result<[UInt8], GRPCStatus>) {
     let call = self.call
-    call.onLoop {
-      switch result {
-      case .success(let response):
-        call.send(message: response)
-        call.finish(.ok)
-      case .failure(let status):
-        call.finish(status)
-      }
+    call.onLoop { Self.complete(call, with: result) }
+  }
+
+  /// Sends the response and an OK status, or the failure's status. On the
+  /// call's loop only: for handlers that answer there and have no hop to
+  /// make (or closure to build).
+  package static func complete(_ call: ServerCall, with result: Result<[UInt8], GRPCStatus>) {
+    switch result {
+    case .success(let response):
+      call.send(message: response)
+      call.finish(.ok)
+    case .failure(let status):
+      call.finish(status)
     }
   }
 }

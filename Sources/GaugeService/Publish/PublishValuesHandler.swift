@@ -37,7 +37,7 @@ final class PublishValuesHandler: RPCHandler {
 
   func receive(messageBytes bytes: UnsafeRawBufferPointer) {
     defer { index += 1 }
-    switch Result(catching: { () throws(WireError) in try WidgetWire.decodeValueUpdate(bytes) }) {
+    switch WireDecoding.decode(bytes, with: WidgetWire.decodeValueUpdate) {
     case .failure(let error):
       // Applied first, so that rejections stay in stream order.
       applyBatch()

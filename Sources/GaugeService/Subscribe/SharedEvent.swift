@@ -15,12 +15,7 @@ final class SharedEvent: SubscriptionEvent {
     self.change = .upserted(widget, created: false)
   }
 
-  var widgetID: String {
-    switch change {
-    case .upserted(let widget, _): widget.id
-    case .removed(let id, _): id
-    }
-  }
+  var widgetID: String { change.widgetID }
 
   var revision: UInt64 { change.revision }
 
