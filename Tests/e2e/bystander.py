@@ -5,20 +5,12 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 
 import grpc
 
 from gauge.v1 import widget_service_pb2 as spb
 from gauge.v1 import widget_service_pb2_grpc
 from helpers import widget
-
-
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise AssertionError(f"no VmRSS in /proc/{pid}/status")
 
 
 class Bystander:

@@ -6,6 +6,7 @@ import math
 import socket
 import struct
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import grpc
 import h2.config
@@ -23,6 +24,14 @@ NAN = math.nan
 INF = math.inf
 
 # --------------------------------------------------------------------------- builders
+
+
+def rss_kib(pid: int) -> int:
+    """A process's resident memory, from /proc/PID/status."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no VmRSS in /proc/{pid}/status")
 
 
 def gauge(value=2.0, min_value=0.0, max_value=5.0, **fields) -> wpb.Gauge:

@@ -19,7 +19,7 @@ import pytest
 from conftest import REPO, Server
 from gauge.v1 import widget_service_pb2 as spb
 from gauge.v1 import widget_service_pb2_grpc as sgrpc
-from helpers import TIMEOUT
+from helpers import TIMEOUT, rss_kib
 
 WIDGET = "bench-00000"
 
@@ -138,9 +138,7 @@ def test_memory_reads_the_server_process(bench_server):
     # Not end >= start: the server gives idle memory back while the
     # scenario waits, so at this tiny scale the end may read a little lower.
     assert record["rss_start_kib"] > 1024
-    status = Path(f"/proc/{bench_server.proc.pid}/status").read_text()
-    now_kib = int(next(line.split()[1] for line in status.splitlines()
-                       if line.startswith("VmRSS:")))
+    now_kib = rss_kib(bench_server.proc.pid)
     assert abs(record["rss_end_kib"] - now_kib) <= now_kib // 4
 
 

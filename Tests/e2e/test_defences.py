@@ -10,12 +10,12 @@ import time
 import grpc
 import pytest
 
-from bystander import Bystander, rss_kib
+from bystander import Bystander
 from conftest import Server
 from gauge.v1 import widget_pb2 as wpb
 from gauge.v1 import widget_service_pb2 as spb
 from gauge.v1 import widget_service_pb2_grpc
-from helpers import put, widget
+from helpers import put, rss_kib, widget
 from rawh2 import (
     ENHANCE_YOUR_CALM,
     INTERNAL_ERROR,

@@ -14,7 +14,7 @@ import h2.settings
 import pytest
 
 from gauge.v1 import widget_service_pb2 as spb
-from helpers import RawH2, TIMEOUT, gauge, grpc_frame, grpc_messages, put, widget
+from helpers import RawH2, TIMEOUT, gauge, grpc_frame, grpc_messages, put, rss_kib, widget
 
 WAIT = 5.0
 
@@ -298,14 +298,6 @@ def test_subscribers_on_every_connection_see_changes(server, new_id):
             ch.close()
 
 
-def _rss_kib(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError("no VmRSS")
-
-
 def _publish_timed(stub, wid, count, last):
     values = [(i % 1000) for i in range(count - 1)] + [last]
     started = time.monotonic()
@@ -332,9 +324,9 @@ def test_stalled_reader_never_slows_the_producer_and_gets_the_latest(server, stu
         raw.flush()
         sid = raw.start("/gauge.v1.WidgetService/Subscribe")
         raw.send(sid, grpc_frame(spb.SubscribeRequest(ids=[wid]).SerializeToString()), end=True)
-        rss_before = _rss_kib(server.proc.pid)
+        rss_before = rss_kib(server.proc.pid)
         stalled = _publish_timed(stub, wid, 100_000, 999)
-        rss_after = _rss_kib(server.proc.pid)
+        rss_after = rss_kib(server.proc.pid)
         # Producer speed is not bounded by the reader: per item, within 3x
         # the baseline (plus 20 µs of slack for a loaded machine), where a
         # producer held back by the closed window would not finish at all.
