@@ -3,14 +3,19 @@ import Glibc
 
 /// CPU time the load generator and the server spent over a stretch of
 /// wall time, as a percentage of one core: the load generator shares the
-/// server's cores, so every figure says how much it took.
+/// server's cores, so every figure says how much it took. Also how long
+/// each side's threads waited for a core (`RunQueueWait`).
 struct CPUMeter {
   private let serverPID: Int32?
   private var startedAt: UInt64 = 0
   private var selfAtStart: Double?
   private var serverAtStart: Double?
+  private var selfWaitAtStart: RunQueueWait?
+  private var serverWaitAtStart: RunQueueWait?
   private(set) var loadPercent: Double?
   private(set) var serverPercent: Double?
+  private(set) var loadWait: (percent: Double, meanMicros: Double)?
+  private(set) var serverWait: (percent: Double, meanMicros: Double)?
 
   init(serverPID: Int32?) {
     self.serverPID = serverPID
@@ -20,11 +25,22 @@ struct CPUMeter {
     startedAt = MonotonicNanos.now()
     selfAtStart = Self.cpuSeconds(of: "self")
     serverAtStart = serverPID.flatMap { Self.cpuSeconds(of: String($0)) }
+    selfWaitAtStart = RunQueueWait.sample(process: "self")
+    serverWaitAtStart = serverPID.flatMap { RunQueueWait.sample(process: String($0)) }
   }
 
   mutating func stop() {
-    let wall = MonotonicNanos.seconds(MonotonicNanos.now() - startedAt)
+    let wallNanos = MonotonicNanos.now() - startedAt
+    let wall = MonotonicNanos.seconds(wallNanos)
     guard wall > 0 else { return }
+    if let before = selfWaitAtStart, let after = RunQueueWait.sample(process: "self") {
+      loadWait = after.since(before, wallNanos: wallNanos)
+    }
+    if let before = serverWaitAtStart, let pid = serverPID,
+      let after = RunQueueWait.sample(process: String(pid))
+    {
+      serverWait = after.since(before, wallNanos: wallNanos)
+    }
     if let before = selfAtStart, let after = Self.cpuSeconds(of: "self") {
       loadPercent = (after - before) / wall * 100
     }
@@ -38,6 +54,14 @@ struct CPUMeter {
   func report(into line: inout JSONLine) {
     if let loadPercent { line.add("load_cpu_pct", loadPercent, decimals: 0) }
     if let serverPercent { line.add("server_cpu_pct", serverPercent, decimals: 0) }
+    if let loadWait {
+      line.add("load_runq_wait_pct", loadWait.percent, decimals: 0)
+      line.add("load_runq_wait_us", loadWait.meanMicros, decimals: 1)
+    }
+    if let serverWait {
+      line.add("server_runq_wait_pct", serverWait.percent, decimals: 0)
+      line.add("server_runq_wait_us", serverWait.meanMicros, decimals: 1)
+    }
   }
 
   /// User plus system time from `/proc/<pid>/stat` (fields 14 and 15, in
