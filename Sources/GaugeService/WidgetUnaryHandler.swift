@@ -29,7 +29,12 @@ final class WidgetUnaryHandler: RPCHandler {
   }
 
   func receive(messageBytes bytes: UnsafeRawBufferPointer) {
-    request.receive { WireDecoding.decode(bytes, with: method.decode) }
+    // A closure, not `method.decode`: the partially applied method was a
+    // heap-allocated context on every call.
+    let method = self.method
+    request.receive {
+      WireDecoding.decode(bytes) { bytes throws(WireError) in try method.decode(bytes) }
+    }
   }
 
   func receiveEnd() {
