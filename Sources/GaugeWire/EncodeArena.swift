@@ -2,9 +2,16 @@
 ///
 /// protobuf-c packs from a graph of C structs that point at NUL-terminated
 /// strings; everything in that graph must outlive the pack call. Bump
-/// allocation from a few blocks keeps that to a handful of mallocs per
-/// message instead of one per string, and freeing happens once, in `deinit`.
+/// allocation keeps that to one block per message instead of one malloc
+/// per string. The first block is on the stack (`withArena`): a widget's
+/// graph fits in it, so the UpdateWidget and GetWidget answers and a
+/// subscription's events encode without malloc. Larger graphs (a list
+/// page) go on in heap blocks, freed once, in `deinit`.
 struct EncodeArena: ~Copyable {
+  /// Not more: above 1 KiB the standard library may put a temporary
+  /// allocation on the heap.
+  static let stackBlockSize = 1024
+
   /// Each block starts with a pointer to the previous block, so the chain
   /// can be freed without a Swift array.
   private static let headerSize = MemoryLayout<UnsafeMutableRawPointer?>.stride
@@ -16,7 +23,19 @@ struct EncodeArena: ~Copyable {
   private var bytesLeft = 0
   private var nextBlockSize = EncodeArena.firstBlockSize
 
-  init() {}
+  private init(stackBlock: UnsafeMutableRawBufferPointer) {
+    nextFree = stackBlock.baseAddress
+    bytesLeft = stackBlock.count
+  }
+
+  /// Runs `body` with an arena whose first block is on the stack; whatever
+  /// it encodes must be packed before `body` returns.
+  static func withArena<Result>(_ body: (inout EncodeArena) -> Result) -> Result {
+    withUnsafeTemporaryAllocation(byteCount: stackBlockSize, alignment: 16) { block in
+      var arena = EncodeArena(stackBlock: block)
+      return body(&arena)
+    }
+  }
 
   deinit {
     var block = newestBlock

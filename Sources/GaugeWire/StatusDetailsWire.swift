@@ -13,38 +13,40 @@ public enum StatusDetailsWire {
   public static func encodeBadRequest(
     code: Int32, message: String, violations: [FieldViolation]
   ) -> [UInt8] {
-    var arena = EncodeArena()
-    let badRequest = arena.message(google__rpc__bad_request__init)
-    let fieldViolations = violations.map { violation in
-      let fieldViolation = arena.message(google__rpc__bad_request__field_violation__init)
-      fieldViolation.pointee.field = arena.cString(violation.field)
-      fieldViolation.pointee.description = arena.cString(violation.description)
-      return Optional(fieldViolation)
+    EncodeArena.withArena { arena in
+      let badRequest = arena.message(google__rpc__bad_request__init)
+      let fieldViolations = violations.map { violation in
+        let fieldViolation = arena.message(google__rpc__bad_request__field_violation__init)
+        fieldViolation.pointee.field = arena.cString(violation.field)
+        fieldViolation.pointee.description = arena.cString(violation.description)
+        return Optional(fieldViolation)
+      }
+      badRequest.pointee.n_field_violations = fieldViolations.count
+      badRequest.pointee.field_violations = arena.array(of: fieldViolations)
+
+      let detail = arena.message(google__protobuf__any__init)
+      detail.pointee.type_url = arena.cString(badRequestTypeURL)
+      let size = google__rpc__bad_request__get_packed_size(badRequest)
+      let value = arena.allocate(byteCount: size, alignment: 1).bindMemory(
+        to: UInt8.self, capacity: size)
+      detail.pointee.has_value = 1
+      detail.pointee.value = ProtobufCBinaryData(
+        len: google__rpc__bad_request__pack(badRequest, value), data: value)
+
+      let status = status(code: code, message: message, in: &arena)
+      status.pointee.n_details = 1
+      status.pointee.details = arena.array(of: [Optional(detail)])
+      return packed(status, google__rpc__status__get_packed_size, google__rpc__status__pack)
     }
-    badRequest.pointee.n_field_violations = fieldViolations.count
-    badRequest.pointee.field_violations = arena.array(of: fieldViolations)
-
-    let detail = arena.message(google__protobuf__any__init)
-    detail.pointee.type_url = arena.cString(badRequestTypeURL)
-    let size = google__rpc__bad_request__get_packed_size(badRequest)
-    let value = arena.allocate(byteCount: size, alignment: 1).bindMemory(
-      to: UInt8.self, capacity: size)
-    detail.pointee.has_value = 1
-    detail.pointee.value = ProtobufCBinaryData(
-      len: google__rpc__bad_request__pack(badRequest, value), data: value)
-
-    let status = status(code: code, message: message, in: &arena)
-    status.pointee.n_details = 1
-    status.pointee.details = arena.array(of: [Optional(detail)])
-    return packed(status, google__rpc__status__get_packed_size, google__rpc__status__pack)
   }
 
   /// A Status with no details.
   public static func encodeStatus(code: Int32, message: String) -> [UInt8] {
-    var arena = EncodeArena()
-    return packed(
-      status(code: code, message: message, in: &arena), google__rpc__status__get_packed_size,
-      google__rpc__status__pack)
+    EncodeArena.withArena { arena in
+      return packed(
+        status(code: code, message: message, in: &arena), google__rpc__status__get_packed_size,
+        google__rpc__status__pack)
+    }
   }
 
   private static func status(

@@ -19,26 +19,27 @@ extension WidgetWire {
   public static func encodePublishSummary(
     accepted: UInt64, rejected: UInt64, rejections: [PublishRejection]
   ) -> [UInt8] {
-    var arena = EncodeArena()
-    let summary = arena.message(gauge__v1__publish_summary__init)
-    summary.pointee.has_accepted = 1
-    summary.pointee.accepted = accepted
-    summary.pointee.has_rejected = 1
-    summary.pointee.rejected = rejected
-    let messages = rejections.map { rejection in
-      let message = arena.message(gauge__v1__rejection__init)
-      message.pointee.has_index = 1
-      message.pointee.index = rejection.index
-      message.pointee.id = arena.cString(rejection.id)
-      message.pointee.has_code = 1
-      message.pointee.code = rejection.code
-      message.pointee.message = arena.cString(rejection.message)
-      return Optional(message)
+    EncodeArena.withArena { arena in
+      let summary = arena.message(gauge__v1__publish_summary__init)
+      summary.pointee.has_accepted = 1
+      summary.pointee.accepted = accepted
+      summary.pointee.has_rejected = 1
+      summary.pointee.rejected = rejected
+      let messages = rejections.map { rejection in
+        let message = arena.message(gauge__v1__rejection__init)
+        message.pointee.has_index = 1
+        message.pointee.index = rejection.index
+        message.pointee.id = arena.cString(rejection.id)
+        message.pointee.has_code = 1
+        message.pointee.code = rejection.code
+        message.pointee.message = arena.cString(rejection.message)
+        return Optional(message)
+      }
+      summary.pointee.n_rejections = messages.count
+      summary.pointee.rejections = arena.array(of: messages)
+      return packed(
+        summary, gauge__v1__publish_summary__get_packed_size, gauge__v1__publish_summary__pack)
     }
-    summary.pointee.n_rejections = messages.count
-    summary.pointee.rejections = arena.array(of: messages)
-    return packed(
-      summary, gauge__v1__publish_summary__get_packed_size, gauge__v1__publish_summary__pack)
   }
 
   public static func decodeSubscribeRequest(
@@ -61,27 +62,29 @@ extension WidgetWire {
 
   /// The revision is always written; for an upsert it is the widget's.
   public static func encodeWidgetEvent(_ event: WidgetEventWire) -> [UInt8] {
-    var arena = EncodeArena()
-    let message = arena.message(gauge__v1__widget_event__init)
-    message.pointee.has_revision = 1
-    switch event {
-    case .upsert(let widget):
-      message.pointee.revision = widget.revision
-      message.pointee.event_case = GAUGE__V1__WIDGET_EVENT__EVENT_UPSERT
-      message.pointee.upsert = arena.widget(widget)
-    case .removed(let id, let revision):
-      message.pointee.revision = revision
-      message.pointee.event_case = GAUGE__V1__WIDGET_EVENT__EVENT_REMOVED
-      message.pointee.removed = arena.cString(id)
-    case .synced(let revision):
-      message.pointee.revision = revision
-      message.pointee.event_case = GAUGE__V1__WIDGET_EVENT__EVENT_SYNCED
-      message.pointee.synced = arena.message(gauge__v1__sync_marker__init)
-    case .reset(let revision):
-      message.pointee.revision = revision
-      message.pointee.event_case = GAUGE__V1__WIDGET_EVENT__EVENT_RESET
-      message.pointee.reset = arena.message(gauge__v1__reset_marker__init)
+    EncodeArena.withArena { arena in
+      let message = arena.message(gauge__v1__widget_event__init)
+      message.pointee.has_revision = 1
+      switch event {
+      case .upsert(let widget):
+        message.pointee.revision = widget.revision
+        message.pointee.event_case = GAUGE__V1__WIDGET_EVENT__EVENT_UPSERT
+        message.pointee.upsert = arena.widget(widget)
+      case .removed(let id, let revision):
+        message.pointee.revision = revision
+        message.pointee.event_case = GAUGE__V1__WIDGET_EVENT__EVENT_REMOVED
+        message.pointee.removed = arena.cString(id)
+      case .synced(let revision):
+        message.pointee.revision = revision
+        message.pointee.event_case = GAUGE__V1__WIDGET_EVENT__EVENT_SYNCED
+        message.pointee.synced = arena.message(gauge__v1__sync_marker__init)
+      case .reset(let revision):
+        message.pointee.revision = revision
+        message.pointee.event_case = GAUGE__V1__WIDGET_EVENT__EVENT_RESET
+        message.pointee.reset = arena.message(gauge__v1__reset_marker__init)
+      }
+      return packed(
+        message, gauge__v1__widget_event__get_packed_size, gauge__v1__widget_event__pack)
     }
-    return packed(message, gauge__v1__widget_event__get_packed_size, gauge__v1__widget_event__pack)
   }
 }

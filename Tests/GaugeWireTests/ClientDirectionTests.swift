@@ -103,6 +103,22 @@ import Testing
         == last)
   }
 
+  /// The encoder's arena starts on the stack (1 KiB) and goes on in heap
+  /// blocks: a page of 200 widgets, one with a 5 KB label, needs both.
+  @Test func listPageLargerThanTheArenaStackBlockRoundTrips() throws {
+    var widgets = (0..<200).map { index in
+      var widget = SampleWidgets.gauge
+      widget.id = "cpu-\(index)"
+      return widget
+    }
+    widgets[100].content.label = String(repeating: "x", count: 5000)
+    let page = WidgetPage(widgets: widgets, nextPageToken: "next")
+    #expect(
+      try decode(
+        WidgetWire.encodeListWidgetsResponse(page), with: WidgetWire.decodeListWidgetsResponse)
+        == page)
+  }
+
   @Test func widgetWithoutTemplateIsAnError() {
     // A Widget with an id and an empty Content.
     let bytes = ProtoBytes().string(1, "w").message(3, ProtoBytes()).bytes
