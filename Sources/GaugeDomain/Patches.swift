@@ -32,6 +32,15 @@ public struct ContentPatch: Sendable, Equatable {
   }
 }
 
+extension ContentPatch {
+  /// A template and nothing else. A field added above belongs here too;
+  /// `PatchShapeTests` counts the fields so that it is not forgotten.
+  var setsOnlyTemplate: Bool {
+    template != nil && label == nil && subtitle == nil && icon == nil && unit == nil
+      && trend == nil && accentColor == nil && backgroundColor == nil && textColor == nil
+  }
+}
+
 public enum TemplatePatch: Sendable, Equatable {
   case gauge(GaugePatch)
   case progress(ProgressPatch)
@@ -67,6 +76,14 @@ public struct GaugePatch: Sendable, Equatable {
   }
 }
 
+extension GaugePatch {
+  /// Nothing but (possibly) the value. A field added above belongs here too.
+  var setsOnlyValue: Bool {
+    minValue == nil && maxValue == nil && style == nil && gradient == nil && marks == nil
+      && currentValueLabel == nil && minLabel == nil && maxLabel == nil
+  }
+}
+
 public struct MarkPatch: Sendable, Equatable {
   public var value: Double?
   public var label: String?
@@ -95,6 +112,11 @@ public struct PlainValuePatch: Sendable, Equatable {
     self.minValue = minValue
     self.maxValue = maxValue
   }
+}
+
+extension PlainValuePatch {
+  /// Nothing but (possibly) the value. A field added above belongs here too.
+  var setsOnlyValue: Bool { minValue == nil && maxValue == nil }
 }
 
 /// PutWidget: create or replace by id; content is replaced whole.
