@@ -16,6 +16,15 @@ struct StreamTable {
   private var soleID: Int32 = 0
   private var sole: ServerStream?
   private(set) var count = 0
+  /// Entries not in their home slot. Usually none: removing a stream then
+  /// needs no backward shift, which would otherwise walk the whole run of
+  /// younger streams after it (a hundred with h2load's 100 in flight).
+  private var displaced = 0
+  var displacedCount: Int { displaced }
+  /// `displacedCount` counted afresh, for tests.
+  func countDisplaced() -> Int {
+    ids.indices.count { ids[$0] != 0 && home(of: ids[$0]) != $0 }
+  }
 
   init() {
     ids = []
@@ -55,11 +64,13 @@ struct StreamTable {
         return
       }
       if (count + 1) * 2 > ids.count { grow() }
-      var slot = home(of: id)
+      let home = home(of: id)
+      var slot = home
       while ids[slot] != 0 { slot = (slot + 1) & mask }
       ids[slot] = id
       streams[slot] = stream
       count += 1
+      if slot != home { displaced += 1 }
     }
   }
 
@@ -75,9 +86,12 @@ struct StreamTable {
     }
     guard var hole = find(id) else { return nil }
     let removed = streams[hole]
+    if home(of: id) != hole { displaced -= 1 }
     ids[hole] = 0
     streams[hole] = nil
     count -= 1
+    // Only a displaced entry can need to move up.
+    guard displaced > 0 else { return removed }
     // Backward shift: later entries of the run move up when the hole lies
     // between their home and where they sit, so lookups never stop early.
     var next = (hole + 1) & mask
@@ -90,6 +104,7 @@ struct StreamTable {
         streams[hole] = streams[next]
         ids[next] = 0
         streams[next] = nil
+        if distanceToHole == 0 { displaced -= 1 }
         hole = next
       }
       next = (next + 1) & mask
@@ -134,6 +149,7 @@ struct StreamTable {
     ids = Array(repeating: 0, count: capacity)
     streams = Array(repeating: nil, count: capacity)
     count = 0
+    displaced = 0
     for (id, stream) in zip(old.0, old.1) where id != 0 { self[id] = stream }
   }
 }
