@@ -1,3 +1,4 @@
+import GRPCTransport
 import GaugeDomain
 import GaugeWire
 
@@ -44,22 +45,39 @@ enum UnaryMethod {
     }
   }
 
-  /// The encoded response. `request` is what `decode` made of this
-  /// method's bytes.
-  func perform(_ request: Request, on store: any WidgetStore) throws(WidgetError) -> [UInt8] {
+  /// What a call answers: a widget is encoded when it is sent, straight
+  /// into the stream's buffer; other answers are encoded here.
+  enum Response {
+    case widget(Widget)
+    case encoded([UInt8])
+
+    func send(on call: ServerCall) {
+      switch self {
+      case .widget(let widget):
+        WidgetWire.encodeWidget(widget) { size, pack in
+          call.send(messageOfSize: size, writingWith: pack)
+        }
+      case .encoded(let bytes):
+        call.send(message: bytes)
+      }
+    }
+  }
+
+  /// `request` is what `decode` made of this method's bytes.
+  func perform(_ request: Request, on store: any WidgetStore) throws(WidgetError) -> Response {
     switch request {
     case .put(let put):
       let (widget, created) = try store.put(put)
-      return WidgetWire.encodePutWidgetResponse(widget: widget, created: created)
+      return .encoded(WidgetWire.encodePutWidgetResponse(widget: widget, created: created))
     case .update(let update):
-      return WidgetWire.encodeWidget(try store.update(update))
+      return .widget(try store.update(update))
     case .id(let id) where self == .delete:
       try store.delete(id: id)
-      return WidgetWire.encodeDeleteWidgetResponse()
+      return .encoded(WidgetWire.encodeDeleteWidgetResponse())
     case .id(let id):
-      return WidgetWire.encodeWidget(try store.get(id: id))
+      return .widget(try store.get(id: id))
     case .list(let query):
-      return WidgetWire.encodeListWidgetsResponse(try store.list(query))
+      return .encoded(WidgetWire.encodeListWidgetsResponse(try store.list(query)))
     }
   }
 }

@@ -45,20 +45,24 @@ final class WidgetUnaryHandler: RPCHandler {
       call.finish(
         GRPCStatus(.internal, "could not parse the \(call.method) request: \(error.message)"))
     case .success(.success(let request)):
-      let response: [UInt8]
+      let response: UnaryMethod.Response
       do throws(WidgetError) {
         response = try method.perform(request, on: store)
       } catch {
         return call.finish(error.grpcStatus)
       }
-      guard method.isWrite else { return UnaryResponder.complete(call, with: .success(response)) }
+      guard method.isWrite else {
+        return UnaryResponder.complete(call, with: .success(()), sending: { response.send(on: $0) })
+      }
       if let settled = store.durabilityIfSettled {
-        return UnaryResponder.complete(call, with: settled.map { response }.mapError(\.grpcStatus))
+        return UnaryResponder.complete(
+          call, with: settled.mapError(\.grpcStatus), sending: { response.send(on: $0) })
       }
       let call = self.call
       store.whenDurable { durable in
         call.onLoop {
-          UnaryResponder.complete(call, with: durable.map { response }.mapError(\.grpcStatus))
+          UnaryResponder.complete(
+            call, with: durable.mapError(\.grpcStatus), sending: { response.send(on: $0) })
         }
       }
     }

@@ -27,6 +27,16 @@ private final class RecordingSink: ServerCallSink, LoopExecutor, @unchecked Send
     self.stream = stream
     MessageFramer.append(message, compressed: false, to: &stream.outbound)
   }
+  func send(
+    _ stream: ServerStream, messageOfSize size: Int, compress: Bool,
+    writingWith write: (UnsafeMutableRawBufferPointer) -> Void
+  ) {
+    let message = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+      write(UnsafeMutableRawBufferPointer(buffer))
+      count = size
+    }
+    send(stream, message: message, compress: compress)
+  }
   func finish(_ stream: ServerStream, status: GRPCStatus, trailers: Metadata) {
     finished = status
   }

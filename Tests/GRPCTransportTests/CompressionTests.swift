@@ -6,11 +6,13 @@ import Testing
 
 /// `test.Zip`: Echo answers each request message (compressed when the call
 /// negotiated it) and records whether it arrived compressed; Plain answers
-/// the same but asks for the message to go out uncompressed.
+/// the same but asks for the message to go out uncompressed; InPlace
+/// answers it and then its reverse, each written in place
+/// (`send(messageOfSize:)`), compressed when negotiated.
 private final class ZipService: GRPCService, @unchecked Sendable {
   // @unchecked Sendable: tests drive it from one thread only.
   let serviceName = "test.Zip"
-  let methodNames = ["Echo", "Plain"]
+  let methodNames = ["Echo", "Plain", "InPlace"]
   var received: [(bytes: [UInt8], compressed: Bool)] = []
   var cancelled: GRPCStatus?
 
@@ -18,11 +20,13 @@ private final class ZipService: GRPCService, @unchecked Sendable {
     let service: ZipService
     let call: ServerCall
     let compressReplies: Bool
+    let inPlace: Bool
 
-    init(service: ZipService, call: ServerCall, compressReplies: Bool) {
+    init(service: ZipService, call: ServerCall, compressReplies: Bool, inPlace: Bool) {
       self.service = service
       self.call = call
       self.compressReplies = compressReplies
+      self.inPlace = inPlace
     }
 
     func receive(message: [UInt8]) {
@@ -31,7 +35,10 @@ private final class ZipService: GRPCService, @unchecked Sendable {
 
     func receive(message: [UInt8], compressed: Bool) {
       service.received.append((message, compressed))
-      call.send(message: message, compress: compressReplies)
+      guard inPlace else { return call.send(message: message, compress: compressReplies) }
+      for reply in [message, message.reversed()] {
+        call.send(messageOfSize: reply.count) { buffer in buffer.copyBytes(from: reply) }
+      }
     }
 
     func receiveEnd() { call.finish(.ok) }
@@ -40,7 +47,8 @@ private final class ZipService: GRPCService, @unchecked Sendable {
   }
 
   func makeHandler(method: String, call: ServerCall) -> RPCHandler? {
-    Handler(service: self, call: call, compressReplies: method == "Echo")
+    Handler(
+      service: self, call: call, compressReplies: method != "Plain", inPlace: method == "InPlace")
   }
 }
 
@@ -183,6 +191,26 @@ private let zeros = [UInt8](repeating: 0, count: 50_000)
     #expect(response.header("grpc-encoding") == "gzip")
     #expect(response.flaggedMessages.map(\.compressed) == [false])
     #expect(response.messages == [zeros])
+  }
+
+  @Test func messagesWrittenInPlaceAreFramedAndCompressedLikeOthers() {
+    let message = (0..<3000).map { UInt8(truncatingIfNeeded: $0 % 7) }
+    let (client, _) = makeZipConnection { $0.compressResponses = true }
+    let gzipped = client.start(
+      headers: InMemoryHTTP2Client.grpcHeaders(
+        path: "/test.Zip/InPlace", extra: [("grpc-accept-encoding", "gzip")]),
+      body: framed(message))
+    let plain = client.start(
+      headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Zip/InPlace"), body: framed(message))
+    client.exchange()
+    let compressed = client.responses[gzipped]!
+    #expect(compressed.flaggedMessages.map(\.compressed) == [true, true])
+    #expect(compressed.flaggedMessages.map { gunzip($0.bytes) } == [message, message.reversed()])
+    #expect(compressed.grpcStatus == 0)
+    let uncompressed = client.responses[plain]!
+    #expect(uncompressed.flaggedMessages.map(\.compressed) == [false, false])
+    #expect(uncompressed.messages == [message, message.reversed()])
+    #expect(uncompressed.grpcStatus == 0)
   }
 
   @Test func responsesStayPlainUnlessBothSidesAgree() {

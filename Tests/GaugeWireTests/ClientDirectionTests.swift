@@ -119,6 +119,17 @@ import Testing
         == page)
   }
 
+  @Test func widgetPackedInPlaceIsTheSameBytes() {
+    for widget in [SampleWidgets.gauge, SampleWidgets.progress, SampleWidgets.value] {
+      var placed: [UInt8] = []
+      WidgetWire.encodeWidget(widget) { size, pack in
+        placed = [UInt8](repeating: 0xEE, count: size)
+        placed.withUnsafeMutableBytes { pack($0) }
+      }
+      #expect(placed == WidgetWire.encodeWidget(widget))
+    }
+  }
+
   @Test func widgetWithoutTemplateIsAnError() {
     // A Widget with an id and an empty Content.
     let bytes = ProtoBytes().string(1, "w").message(3, ProtoBytes()).bytes

@@ -15,4 +15,23 @@ package enum MessageFramer {
     buffer.append(UInt8(truncatingIfNeeded: length))
     buffer.append(contentsOf: message)
   }
+
+  /// Appends the prefix of an uncompressed message of `size` bytes, then
+  /// the message, which `write` puts straight into `buffer`.
+  package static func append(
+    size: Int, to buffer: inout [UInt8], writingWith write: (UnsafeMutableRawBufferPointer) -> Void
+  ) {
+    if buffer.isEmpty { buffer.reserveCapacity(5 + size) }
+    let length = UInt32(size)
+    buffer.append(0)
+    buffer.append(UInt8(truncatingIfNeeded: length >> 24))
+    buffer.append(UInt8(truncatingIfNeeded: length >> 16))
+    buffer.append(UInt8(truncatingIfNeeded: length >> 8))
+    buffer.append(UInt8(truncatingIfNeeded: length))
+    let start = buffer.count
+    buffer.append(contentsOf: repeatElement(0, count: size))
+    buffer.withUnsafeMutableBytes { bytes in
+      write(UnsafeMutableRawBufferPointer(rebasing: bytes[start..<start + size]))
+    }
+  }
 }

@@ -439,6 +439,24 @@ extension GRPCServerConnection: ServerCallSink {
     wake(stream)
   }
 
+  func send(
+    _ stream: ServerStream, messageOfSize size: Int, compress: Bool,
+    writingWith write: (UnsafeMutableRawBufferPointer) -> Void
+  ) {
+    if compress, stream.responseEncoding != .identity {
+      let message = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        write(UnsafeMutableRawBufferPointer(buffer))
+        count = size
+      }
+      return send(stream, message: message, compress: compress)
+    }
+    guard admitsResponse(of: 5 + size, on: stream) else { return }
+    startResponse(stream, metadata: Metadata())
+    MessageFramer.append(size: size, to: &stream.outbound, writingWith: write)
+    queuedResponseBytes += 5 + size
+    wake(stream)
+  }
+
   func finish(_ stream: ServerStream, status: GRPCStatus, trailers: Metadata) {
     stream.deadlineTimer?.cancel()
     stream.deadlineTimer = nil

@@ -67,6 +67,19 @@ public final class ServerCall: @unchecked Sendable {
     sink?.send(stream, message: message, compress: compress)
   }
 
+  /// Queues a response message of `size` bytes that `write` lays out in
+  /// place, in the stream's own buffer: the answer of a unary call needs
+  /// no array of its own. Compressed as `send(message:)` would, through
+  /// an array then.
+  public func send(
+    messageOfSize size: Int, compress: Bool = true,
+    writingWith write: (UnsafeMutableRawBufferPointer) -> Void
+  ) {
+    guard !isFinished else { return }
+    guard let stream else { return }
+    sink?.send(stream, messageOfSize: size, compress: compress, writingWith: write)
+  }
+
   /// Response bytes queued on this stream that HTTP/2 has not sent yet
   /// (held back by flow control or not yet written).
   public var pendingOutboundBytes: Int {
@@ -134,6 +147,9 @@ public final class ServerCall: @unchecked Sendable {
 protocol ServerCallSink: AnyObject {
   func sendInitialMetadata(_ stream: ServerStream, metadata: Metadata)
   func send(_ stream: ServerStream, message: [UInt8], compress: Bool)
+  func send(
+    _ stream: ServerStream, messageOfSize size: Int, compress: Bool,
+    writingWith write: (UnsafeMutableRawBufferPointer) -> Void)
   func finish(_ stream: ServerStream, status: GRPCStatus, trailers: Metadata)
   func execute(_ work: @escaping @Sendable () -> Void)
   var inLoop: Bool { get }

@@ -47,9 +47,19 @@ public struct UnaryResponder: Sendable {
   /// call's loop only: for handlers that answer there and have no hop to
   /// make (or closure to build).
   package static func complete(_ call: ServerCall, with result: Result<[UInt8], GRPCStatus>) {
+    complete(call, with: result.map { _ in () }) { call in
+      if case .success(let response) = result { call.send(message: response) }
+    }
+  }
+
+  /// The same, with the response sent by `send` (`ServerCall.send(messageOfSize:)`
+  /// encodes it in place).
+  package static func complete(
+    _ call: ServerCall, with result: Result<Void, GRPCStatus>, sending send: (ServerCall) -> Void
+  ) {
     switch result {
-    case .success(let response):
-      call.send(message: response)
+    case .success:
+      send(call)
       call.finish(.ok)
     case .failure(let status):
       call.finish(status)
