@@ -69,6 +69,62 @@ import Testing
     #expect(client.server.trimIdleMemory())
   }
 
+  /// Closed streams' outbound buffers are lent to the next ones, emptied:
+  /// small ones only, and at most 64 KiB of them.
+  @Test func outboundBuffersOfClosedStreamsAreLentEmptyAndWithinBounds() {
+    let group = ConnectionGroup(
+      router: Router(services: [EchoService()]), configuration: ServerConfiguration())
+    var used: [UInt8] = []
+    used.reserveCapacity(100)
+    used.append(contentsOf: [1, 2, 3])
+    group.giveBack(outbound: &used)
+    #expect(used.capacity == 0)
+    let lent = group.borrowOutboundBuffer()
+    #expect(lent.isEmpty)
+    #expect(lent.capacity >= 100)
+    #expect(group.borrowOutboundBuffer().capacity == 0)
+
+    var large = [UInt8](repeating: 0, count: GRPCServerConnection.keptOutboundCapacity + 1)
+    group.giveBack(outbound: &large)
+    #expect(group.borrowOutboundBuffer().capacity == 0)
+
+    for _ in 0..<200 {
+      var buffer: [UInt8] = []
+      buffer.reserveCapacity(1000)
+      group.giveBack(outbound: &buffer)
+    }
+    var keptBytes = 0
+    while case let capacity = group.borrowOutboundBuffer().capacity, capacity > 0 {
+      keptBytes += capacity
+    }
+    #expect(keptBytes > 60 << 10 && keptBytes <= 64 << 10)
+
+    var spare: [UInt8] = []
+    spare.reserveCapacity(100)
+    group.giveBack(outbound: &spare)
+    group.releaseSpareOutboundBuffers()
+    #expect(group.borrowOutboundBuffer().capacity == 0)
+  }
+
+  /// Streams that share buffers this way still answer each with its own
+  /// bytes.
+  @Test func callsAfterClosedOnesGetTheirOwnAnswers() {
+    let client = connections(1, service: EchoService())[0]
+    for round in 0..<5 {
+      let streams = (0..<50).map { index in
+        client.start(
+          headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Echo/Echo"),
+          body: framed([UInt8](repeating: UInt8(round * 50 + index), count: 10 + index)))
+      }
+      client.exchange()
+      for (index, stream) in streams.enumerated() {
+        #expect(
+          client.responses[stream]?.messages
+            == [[UInt8](repeating: UInt8(round * 50 + index), count: 10 + index)])
+      }
+    }
+  }
+
   /// Routes are cached by the path's bytes; a cached route answers only
   /// its own path.
   @Test func routeCacheAnswersEachPathWithItsOwnRoute() {

@@ -21,6 +21,13 @@ public final class ConnectionGroup {
   /// in the middle of one, which is few.
   private var spareHeaderBlocks: [IncomingHeaderBlock] = []
   private static let maxSpareHeaderBlocks = 16
+  /// The emptied outbound buffers of closed streams, lent to new ones: a
+  /// unary call's answer then allocates no buffer. Small ones only
+  /// (`GRPCServerConnection.keptOutboundCapacity`), and at most 64 KiB of
+  /// them per loop: enough for the answers of a few hundred calls in flight.
+  private var spareOutboundBuffers: [[UInt8]] = []
+  private var spareOutboundBytes = 0
+  private static let maxSpareOutboundBytes = 64 << 10
 
   /// `sharesFrameBuffer`: the connections serialize frames in one buffer,
   /// which is safe because they all run on one loop.
@@ -32,6 +39,31 @@ public final class ConnectionGroup {
 
   func borrowHeaderBlock() -> IncomingHeaderBlock {
     spareHeaderBlocks.popLast() ?? IncomingHeaderBlock()
+  }
+
+  func borrowOutboundBuffer() -> [UInt8] {
+    guard let buffer = spareOutboundBuffers.popLast() else { return [] }
+    spareOutboundBytes -= buffer.capacity
+    return buffer
+  }
+
+  /// Takes `buffer` (leaving it empty, without capacity) if it is worth keeping.
+  func giveBack(outbound buffer: inout [UInt8]) {
+    var taken: [UInt8] = []
+    swap(&taken, &buffer)
+    guard taken.capacity > 0, taken.capacity <= GRPCServerConnection.keptOutboundCapacity,
+      spareOutboundBytes + taken.capacity <= Self.maxSpareOutboundBytes
+    else { return }
+    taken.removeAll(keepingCapacity: true)
+    spareOutboundBytes += taken.capacity
+    spareOutboundBuffers.append(taken)
+  }
+
+  /// The loop went quiet: its spare buffers are not kept for calls that
+  /// may not come.
+  func releaseSpareOutboundBuffers() {
+    spareOutboundBuffers = []
+    spareOutboundBytes = 0
   }
 
   func giveBack(_ block: IncomingHeaderBlock) {

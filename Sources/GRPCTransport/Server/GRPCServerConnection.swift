@@ -376,6 +376,7 @@ public final class GRPCServerConnection {
   private func respondPlain(_ stream: ServerStream, status: Int, contentType: String, body: String)
   {
     stream.responseStarted = true
+    borrowOutboundBufferIfNone(stream)
     stream.outbound.append(contentsOf: body.utf8)
     queuedResponseBytes += stream.pendingOutboundBytes
     stream.ending = .endStream
@@ -398,6 +399,10 @@ public final class GRPCServerConnection {
       break
     }
     outputReady()
+  }
+
+  private func borrowOutboundBufferIfNone(_ stream: ServerStream) {
+    if stream.outbound.capacity == 0 { stream.outbound = group.borrowOutboundBuffer() }
   }
 
   /// Attaches a body source for what is queued. With no bytes left to
@@ -434,6 +439,7 @@ extension GRPCServerConnection: ServerCallSink {
     guard admitsResponse(of: 5 + payload.count, on: stream) else { return }
     startResponse(stream, metadata: Metadata())
     let before = stream.pendingOutboundBytes
+    borrowOutboundBufferIfNone(stream)
     MessageFramer.append(payload, compressed: compressed, to: &stream.outbound)
     queuedResponseBytes += stream.pendingOutboundBytes - before
     wake(stream)
@@ -452,6 +458,7 @@ extension GRPCServerConnection: ServerCallSink {
     }
     guard admitsResponse(of: 5 + size, on: stream) else { return }
     startResponse(stream, metadata: Metadata())
+    borrowOutboundBufferIfNone(stream)
     MessageFramer.append(size: size, to: &stream.outbound, writingWith: write)
     queuedResponseBytes += 5 + size
     wake(stream)
@@ -640,6 +647,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
       stream.handler?.cancel(GRPCStatus(.cancelled, "the client cancelled the call"))
     }
     stream.call?.detach()
+    group.giveBack(outbound: &stream.outbound)
   }
 
   package func streamOutbound(_ streamID: Int32, into buffer: UnsafeMutableRawBufferPointer)

@@ -84,6 +84,7 @@ final class LoopContext: @unchecked Sendable {
     // Once per quiet spell of the whole loop: the trim holds each malloc
     // arena's lock while it walks it (milliseconds for a heap of 100 MB),
     // so it waits until no connection of this loop is there to notice.
+    if !active { group.releaseSpareOutboundBuffers() }
     if trimmed, !active { Syscall.releaseFreeHeapPages() }
     scheduleIdleSweep()
   }
