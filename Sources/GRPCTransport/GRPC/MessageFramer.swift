@@ -8,11 +8,7 @@ package enum MessageFramer {
     // reserving exact sizes as a buffer fills would defeat its geometric
     // growth.
     if buffer.isEmpty { buffer.reserveCapacity(5 + message.count) }
-    buffer.append(compressed ? 1 : 0)
-    buffer.append(UInt8(truncatingIfNeeded: length >> 24))
-    buffer.append(UInt8(truncatingIfNeeded: length >> 16))
-    buffer.append(UInt8(truncatingIfNeeded: length >> 8))
-    buffer.append(UInt8(truncatingIfNeeded: length))
+    appendPrefix(length: length, compressed: compressed, to: &buffer)
     buffer.append(contentsOf: message)
   }
 
@@ -22,16 +18,19 @@ package enum MessageFramer {
     size: Int, to buffer: inout [UInt8], writingWith write: (UnsafeMutableRawBufferPointer) -> Void
   ) {
     if buffer.isEmpty { buffer.reserveCapacity(5 + size) }
-    let length = UInt32(size)
-    buffer.append(0)
-    buffer.append(UInt8(truncatingIfNeeded: length >> 24))
-    buffer.append(UInt8(truncatingIfNeeded: length >> 16))
-    buffer.append(UInt8(truncatingIfNeeded: length >> 8))
-    buffer.append(UInt8(truncatingIfNeeded: length))
+    appendPrefix(length: UInt32(size), compressed: false, to: &buffer)
     let start = buffer.count
     buffer.append(contentsOf: repeatElement(0, count: size))
     buffer.withUnsafeMutableBytes { bytes in
       write(UnsafeMutableRawBufferPointer(rebasing: bytes[start..<start + size]))
     }
+  }
+
+  private static func appendPrefix(length: UInt32, compressed: Bool, to buffer: inout [UInt8]) {
+    buffer.append(compressed ? 1 : 0)
+    buffer.append(UInt8(truncatingIfNeeded: length >> 24))
+    buffer.append(UInt8(truncatingIfNeeded: length >> 16))
+    buffer.append(UInt8(truncatingIfNeeded: length >> 8))
+    buffer.append(UInt8(truncatingIfNeeded: length))
   }
 }
