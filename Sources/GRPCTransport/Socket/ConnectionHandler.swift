@@ -85,9 +85,7 @@ final class ConnectionHandler: EventLoopHandler {
         }
         scheduleFlush()
         let again = readBudget.read(count, asked: asked, othersWaiting: loop.hasQueuedTasks)
-        if readBudget.limitsBacklog != connection.inboundBacklogLimited {
-          connection.limitInboundBacklog(readBudget.limitsBacklog)
-        }
+        connection.limitInboundBacklog(readBudget.limitsBacklog)
         guard again else { return }
       }
     }
