@@ -24,12 +24,12 @@ import Testing
       if step % 97 == 0 {
         for (id, stream) in model { #expect(table[id] === stream) }
         #expect(table[nextID] == nil)
-        #expect(table.displacedCount == table.countDisplaced())
+        #expect(table.displaced == table.countDisplaced())
         #expect(Set(table.values.map(\.id)) == Set(model.keys))
       }
     }
     for id in Array(model.keys) { table[id] = nil }
-    #expect(table.displacedCount == 0)
+    #expect(table.displaced == 0)
     #expect(table.countDisplaced() == 0)
     #expect(table.isEmpty)
     #expect(table.values.isEmpty)

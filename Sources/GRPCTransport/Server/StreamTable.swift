@@ -19,9 +19,8 @@ struct StreamTable {
   /// Entries not in their home slot. Usually none: removing a stream then
   /// needs no backward shift, which would otherwise walk the whole run of
   /// younger streams after it (a hundred with h2load's 100 in flight).
-  private var displaced = 0
-  var displacedCount: Int { displaced }
-  /// `displacedCount` counted afresh, for tests.
+  private(set) var displaced = 0
+  /// `displaced` counted afresh, for tests.
   func countDisplaced() -> Int {
     ids.indices.count { ids[$0] != 0 && home(of: ids[$0]) != $0 }
   }
