@@ -20,21 +20,26 @@ extension WidgetWire {
     var revision: UInt64 = 0
     var peek: WidgetEventPeek?
     while !reader.isAtEnd {
-      guard let field = reader.nextField() else { return nil }
-      switch (field.number, field.wireType) {
-      case (1, .varint):
-        revision = field.scalar
-      case (2, .lengthDelimited):
-        guard let value = templateValue(ofWidget: field.payload) else { return nil }
+      guard let key = reader.nextKey() else { return nil }
+      switch key {
+      case WireReader.key(1, .varint):
+        guard let value = reader.varintValue() else { return nil }
+        revision = value
+      case WireReader.key(2, .lengthDelimited):
+        guard let widget = reader.lengthDelimited(), let value = templateValue(ofWidget: widget)
+        else { return nil }
         peek = .upsert(revision: 0, value: value)
-      case (3, .lengthDelimited):
+      case WireReader.key(3, .lengthDelimited):
+        guard reader.skipValue(ofKey: key) else { return nil }
         peek = .removed(revision: 0)
-      case (4, .lengthDelimited):
+      case WireReader.key(4, .lengthDelimited):
+        guard reader.skipValue(ofKey: key) else { return nil }
         peek = .synced(revision: 0)
-      case (5, .lengthDelimited):
+      case WireReader.key(5, .lengthDelimited):
+        guard reader.skipValue(ofKey: key) else { return nil }
         peek = .reset(revision: 0)
       default:
-        continue
+        guard reader.skipValue(ofKey: key) else { return nil }
       }
     }
     switch peek {
@@ -52,9 +57,13 @@ extension WidgetWire {
     var reader = WireReader(bytes)
     var value: Double?
     while !reader.isAtEnd {
-      guard let field = reader.nextField() else { return nil }
-      guard field.number == 3, field.wireType == .lengthDelimited else { continue }
-      guard let found = templateValue(ofContent: field.payload) else { return nil }
+      guard let key = reader.nextKey() else { return nil }
+      guard key == WireReader.key(3, .lengthDelimited) else {
+        guard reader.skipValue(ofKey: key) else { return nil }
+        continue
+      }
+      guard let content = reader.lengthDelimited(), let found = templateValue(ofContent: content)
+      else { return nil }
       value = found
     }
     return .some(value)
@@ -65,15 +74,30 @@ extension WidgetWire {
     var reader = WireReader(bytes)
     var value: Double?
     while !reader.isAtEnd {
-      guard let field = reader.nextField() else { return nil }
-      guard (1...3).contains(field.number), field.wireType == .lengthDelimited else { continue }
-      var template = WireReader(field.payload)
-      value = nil
-      while !template.isAtEnd {
-        guard let inner = template.nextField() else { return nil }
-        if inner.number == 1, inner.wireType == .fixed64 {
-          value = Double(bitPattern: inner.scalar)
-        }
+      guard let key = reader.nextKey() else { return nil }
+      switch key {
+      case WireReader.key(1, .lengthDelimited), WireReader.key(2, .lengthDelimited),
+        WireReader.key(3, .lengthDelimited):
+        guard let template = reader.lengthDelimited(), let found = templateValue(of: template)
+        else { return nil }
+        value = found
+      default:
+        guard reader.skipValue(ofKey: key) else { return nil }
+      }
+    }
+    return .some(value)
+  }
+
+  private static func templateValue(of bytes: UnsafeRawBufferPointer) -> Double?? {
+    var reader = WireReader(bytes)
+    var value: Double?
+    while !reader.isAtEnd {
+      guard let key = reader.nextKey() else { return nil }
+      if key == WireReader.key(1, .fixed64) {
+        guard let bits = reader.fixed64() else { return nil }
+        value = Double(bitPattern: bits)
+      } else {
+        guard reader.skipValue(ofKey: key) else { return nil }
       }
     }
     return .some(value)

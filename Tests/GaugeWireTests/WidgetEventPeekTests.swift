@@ -31,6 +31,15 @@ import Testing
         == .upsert(revision: 1 << 40, value: 8_123_456_789_012_345))
   }
 
+  @Test func aTenByteVarintIsReadWhole() {
+    // UInt64.max takes all ten bytes a varint may have.
+    #expect(
+      peek(WidgetWire.encodeWidgetEvent(.synced(revision: .max))) == .synced(revision: .max))
+    #expect(
+      peek(ProtoBytes().varint(1, 1 << 63).message(4, ProtoBytes()).bytes)
+        == .synced(revision: 1 << 63))
+  }
+
   @Test func markersAndRemovalsGiveTheirKindAndRevision() {
     #expect(peek(WidgetWire.encodeWidgetEvent(.synced(revision: 9))) == .synced(revision: 9))
     #expect(peek(WidgetWire.encodeWidgetEvent(.reset(revision: 3))) == .reset(revision: 3))
