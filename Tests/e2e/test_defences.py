@@ -5,6 +5,7 @@ Each test runs one attack against a gauged of this module's own."""
 from __future__ import annotations
 
 import os
+import socket
 import time
 
 import grpc
@@ -199,3 +200,41 @@ def test_reader_that_stops_reading_the_socket(guarded, big_listing):
     # Reading now finds what the kernel held, then the end: 30 answers (7.5 MB) were owed.
     assert peer.read_until_closed(timeout=5), "a peer that stopped reading was kept"
     assert len(b"".join(f.data for f in peer.frames if hasattr(f, "data"))) < 30 * 250_000
+
+
+def process_cpu_seconds(pid: int) -> float:
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_out_of_descriptors_pauses_accepting_and_recovers():
+    # 64 descriptors: 100 connections use them up. The listener stays readable meanwhile;
+    # accepting must rest instead of spinning, and the waiting connections get served once
+    # others close.
+    server = Server(launcher=["prlimit", "--nofile=64:64", "--"])
+    server.start()
+    sockets = []
+    try:
+        sockets = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(100)]
+        time.sleep(0.5)
+        before = process_cpu_seconds(server.proc.pid)
+        time.sleep(2)
+        busy = (process_cpu_seconds(server.proc.pid) - before) / 2
+        assert busy < 0.25, f"gauged used {busy:.0%} of a core with its descriptors used up"
+        assert "cannot accept connections" in server.stderr_path.read_text()
+        assert "Too many open files" in server.stderr_path.read_text()
+        waiting = sockets[-1]
+        for s in sockets[:-1]:
+            s.close()
+        # The last connection waited in the listen queue; it is accepted and answered now.
+        waiting.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + SettingsFrame(0).serialize())
+        waiting.settimeout(5)
+        assert waiting.recv(9)[3] == 0x4, "the server's first frame is not SETTINGS"
+        with grpc.insecure_channel(server.address) as channel:
+            stub = widget_service_pb2_grpc.WidgetServiceStub(channel)
+            put(stub, widget("defences-after-emfile"))
+        assert server.alive()
+    finally:
+        for s in sockets:
+            s.close()
+        server.stop()

@@ -1,4 +1,5 @@
 import GaugeIO
+import Glibc
 
 /// Accepts connections on one loop and hands each to a loop of the group,
 /// round-robin, where it lives for the rest of its life.
@@ -6,9 +7,16 @@ final class Acceptor: EventLoopHandler {
   private let listener: ListeningSocket
   private let loop: EventLoop
   private let pickLoop: () -> LoopContext
+  /// Set while accepting is paused (see `pause`).
+  private var resumeTimer: TimerHandle?
+  /// Whether this run of pauses has been reported yet.
+  private var pauseReported = false
 
   /// Accepts per readiness event before yielding to established connections.
   private static let acceptsPerEvent = 64
+  /// How long accepting rests when the process is out of descriptors or
+  /// memory. The waiting connections stay in the listen queue meanwhile.
+  static let pauseMilliseconds = 100
 
   init(listener: ListeningSocket, loop: EventLoop, pickLoop: @escaping () -> LoopContext) {
     self.listener = listener
@@ -26,11 +34,14 @@ final class Acceptor: EventLoopHandler {
       do {
         accepted = try listener.accept()
       } catch {
-        // EMFILE and friends: the pending connection stays queued and the
-        // next turn tries again; nothing else is affected.
+        // The listener is level-triggered: while descriptors are exhausted
+        // it stays readable, and retrying on every turn spun a core at 100%.
+        if Self.isLostConnection(error.errno) { continue }
+        pause(after: error)
         return
       }
       guard case .processed(let socket) = accepted else { return }
+      pauseReported = false
       let target = pickLoop()
       let transfer = SocketTransfer(socket: socket)
       if target.loop === loop {
@@ -41,11 +52,51 @@ final class Acceptor: EventLoopHandler {
     }
   }
 
+  /// accept4 also reports a network error of the connection it was about
+  /// to return: that connection is gone, the next one may be fine.
+  static func isLostConnection(_ code: Int32) -> Bool {
+    switch code {
+    case ECONNABORTED, EPROTO, EPERM, ENETDOWN, ENOPROTOOPT, EHOSTDOWN, ENONET, EHOSTUNREACH,
+      EOPNOTSUPP, ENETUNREACH:
+      true
+    default:
+      false
+    }
+  }
+
+  /// Stops watching the listener for `pauseMilliseconds` (EMFILE,
+  /// ENFILE, ENOBUFS, ENOMEM: nothing to do but wait for connections to
+  /// close), and says so once per run of failures.
+  private func pause(after error: IOError) {
+    guard resumeTimer == nil else { return }
+    if !pauseReported {
+      pauseReported = true
+      let program = CommandLine.arguments.first?.split(separator: "/").last ?? "server"
+      LineConsole.error(
+        "\(program): cannot accept connections (\(error)); trying again every "
+          + "\(Self.pauseMilliseconds) ms")
+    }
+    do {
+      try loop.setInterest(fd: listener.fd, [])
+    } catch {
+      return  // Still watched: the next turn retries, as before.
+    }
+    resumeTimer = loop.schedule(after: .milliseconds(Self.pauseMilliseconds)) { [weak self] in
+      guard let self, self.resumeTimer != nil else { return }
+      self.resumeTimer = nil
+      try? self.loop.setInterest(fd: self.listener.fd, .readable)
+    }
+  }
+
   func writable() {}
 
   func hangup() {}
 
   func stop() {
+    if let resumeTimer {
+      loop.cancel(resumeTimer)
+      self.resumeTimer = nil
+    }
     loop.deregister(fd: listener.fd)
     listener.close()
   }
