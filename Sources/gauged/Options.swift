@@ -52,8 +52,11 @@ struct Options {
     Limits:
       --max-message-bytes N      Largest request message accepted (default 4194304),
                                  before and after decompression.
-      --max-concurrent-streams N Streams one connection may have open (default 1000);
-                                 more are refused with REFUSED_STREAM.
+      --max-concurrent-streams N Streams one connection may have open (default 1000),
+                                 announced in SETTINGS. Until the client acknowledges
+                                 them, more are refused with REFUSED_STREAM; a client
+                                 that goes over them afterwards loses the connection
+                                 (GOAWAY PROTOCOL_ERROR).
       --max-connection-buffer-bytes N
                                  Bytes one connection may hold: responses its peer
                                  has not read plus partly received requests

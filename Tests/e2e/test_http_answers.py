@@ -10,8 +10,8 @@ import subprocess
 import pytest
 
 from conftest import Server
-from hyperframe.frame import DataFrame, HeadersFrame
-from rawh2 import REFUSED_STREAM, RawPeer, request_headers
+from hyperframe.frame import DataFrame, HeadersFrame, PingFrame, SettingsFrame
+from rawh2 import PROTOCOL_ERROR, REFUSED_STREAM, RawPeer, request_headers
 
 GET = "/gauge.v1.WidgetService/GetWidget"
 
@@ -96,5 +96,21 @@ def test_streams_over_the_limit_are_refused():
             assert peer.reset_code(sids[2]) == REFUSED_STREAM
             assert peer.reset_code(sids[0]) is None and peer.reset_code(sids[1]) is None
             assert not peer.closed
+
+        # A client that has acknowledged the limit and still goes over it breaks the protocol:
+        # libnghttp2 ends the connection (RFC 9113 would also allow refusing the stream).
+        with RawPeer(srv.port) as peer:
+            assert peer.read(lambda p: any(isinstance(f, SettingsFrame) for f in p.frames))
+            ack = SettingsFrame(0)
+            ack.flags.add("ACK")
+            # The PING's answer comes after the server has taken the ACK.
+            assert peer.send(ack, PingFrame(0, b"12345678"))
+            assert peer.read(lambda p: any(isinstance(f, PingFrame) for f in p.frames))
+            frames = []
+            for _ in range(3):
+                frames += peer.request_frames(GET, None)[1]
+            assert peer.send(*frames)
+            assert peer.read_until_closed(), "a client over the acknowledged limit was kept"
+            assert peer.goaway is not None and peer.goaway.error_code == PROTOCOL_ERROR
     finally:
         srv.stop()
