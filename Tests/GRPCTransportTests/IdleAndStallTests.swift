@@ -81,6 +81,37 @@ import Testing
     #expect(!client.server.isAlive)
   }
 
+  @Test func duringShutdownAPeerThatTakesNothingGetsOneSecond() {
+    let (client, call, scheduler, _) = stalledStream()
+    scheduler.advance(by: .seconds(30))
+    client.server.beginShutdown()
+    // Its trailers would wait behind data it does not read.
+    call.finish(GRPCStatus(.unavailable, "the server is shutting down"))
+    client.exchange()
+    scheduler.advance(by: .milliseconds(900))
+    client.exchange()
+    #expect(client.server.isAlive)
+    scheduler.advance(by: .milliseconds(100))
+    client.exchange()
+    // Not the peer's fault, so not ENHANCE_YOUR_CALM.
+    #expect(client.goAways.last?.errorCode == NGHTTP2_NO_ERROR.rawValue)
+    #expect(client.goAways.last?.debug.contains("took no response data") == true)
+    #expect(!client.server.isAlive)
+  }
+
+  @Test func duringShutdownAReaderThatKeepsTakingIsWaitedFor() {
+    let (client, call, scheduler, stream) = stalledStream()
+    client.server.beginShutdown()
+    call.finish(.ok)
+    for _ in 0..<6 {
+      scheduler.advance(by: .milliseconds(900))
+      client.consumeAll()
+      client.exchange()
+    }
+    #expect(client.responses[stream]!.body.count == 200_005)
+    #expect(client.responses[stream]!.grpcStatus == 0)
+  }
+
   @Test func slowReaderThatKeepsTakingIsServed() {
     let (client, call, scheduler, stream) = stalledStream()
     call.finish(.ok)

@@ -387,3 +387,41 @@ def test_shutdown_ends_subscriptions_at_once_with_unavailable(new_id):
             assert time.monotonic() - started < 5
     finally:
         srv.stop()
+
+
+def test_shutdown_does_not_wait_for_a_subscriber_that_stopped_reading(new_id):
+    """A subscriber that reads nothing cannot take its UNAVAILABLE trailers: they wait behind
+    events its closed window holds back. Shutdown closes its connection after a second
+    without progress instead of waiting out the grace period."""
+    if os.environ.get("GAUGED_TARGET"):
+        pytest.skip("stops a gauged process of its own")
+    from conftest import Server
+    from gauge.v1 import widget_service_pb2_grpc
+
+    srv = Server()
+    srv.start()
+    raw = None
+    try:
+        with grpc.insecure_channel(srv.address) as channel:
+            stub = widget_service_pb2_grpc.WidgetServiceStub(channel)
+            wid = new_id()
+            put(stub, widget(wid, content=gauge_widget_content(0, 0, 1000)))
+            raw = RawH2(srv.port)
+            raw.conn.update_settings({h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 1024})
+            raw.flush()
+            sid = raw.start("/gauge.v1.WidgetService/Subscribe")
+            raw.send(sid, grpc_frame(spb.SubscribeRequest(ids=[wid]).SerializeToString()), end=True)
+            # More events than the 1 KiB window lets out.
+            for value in range(1, 200):
+                stub.UpdateWidget(
+                    spb.UpdateWidgetRequest(id=wid, content=gauge_content_value(value)), timeout=TIMEOUT
+                )
+        started = time.monotonic()
+        srv.proc.send_signal(signal.SIGTERM)
+        assert srv.proc.wait(timeout=15) == 0
+        # The default grace period is 10 s; the stalled connection is given 1 s.
+        assert time.monotonic() - started < 5, "shutdown waited for a subscriber that reads nothing"
+    finally:
+        if raw is not None:
+            raw.close()
+        srv.stop()

@@ -26,6 +26,11 @@ extension GRPCServerConnection {
   static let shutdownPingPayload: UInt64 = 0x6761_7567_6564_7364  // "gaugedsd"
   /// How long the first GOAWAY may wait for its PING to come back.
   static let shutdownNoticeWait: Duration = .seconds(1)
+  /// While the server stops, a peer that takes nothing for this long is
+  /// not waited for: its calls' last bytes, UNAVAILABLE trailers included,
+  /// sit behind data it does not read, and the grace period would run out
+  /// for nothing.
+  static let shutdownStallTimeout: Duration = .seconds(1)
 
   func startLife() {
     becameIdle()
@@ -130,10 +135,17 @@ extension GRPCServerConnection {
 
   private var owesPeer: Bool { queuedResponseBytes > 0 || stall.socketBacklog > 0 }
 
-  func armStallTimer() {
-    guard let timeout = group.configuration.writeStallTimeout, stall.timer == nil, owesPeer else {
-      return
+  /// The configured timeout, shortened while the server stops.
+  private var stallTimeout: Duration? {
+    let configured = group.configuration.writeStallTimeout
+    guard shutdownPhase == .serving else {
+      return min(configured ?? Self.shutdownStallTimeout, Self.shutdownStallTimeout)
     }
+    return configured
+  }
+
+  func armStallTimer() {
+    guard let timeout = stallTimeout, stall.timer == nil, owesPeer else { return }
     stall.snapshot = (stall.dataBytesSent, stall.socketBytesWritten)
     stall.timer = scheduler.schedule(after: timeout) { [back] in back.target?.stallCheck() }
   }
@@ -143,7 +155,7 @@ extension GRPCServerConnection {
   /// not one byte into the socket.
   private func stallCheck() {
     stall.timer = nil
-    guard owesPeer, let timeout = group.configuration.writeStallTimeout else { return }
+    guard owesPeer, let timeout = stallTimeout else { return }
     if stall.socketBacklog > 0, stall.socketBytesWritten == stall.snapshot.socketBytesWritten {
       // The socket takes nothing, so not even a GOAWAY would get out.
       abandoned = true
@@ -151,9 +163,16 @@ extension GRPCServerConnection {
       return
     }
     if queuedResponseBytes > 0, stall.dataBytesSent == stall.snapshot.dataBytesSent {
-      session.terminate(
-        errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue,
-        reason: "write stalled: the peer took no response data for \(timeout)")
+      if shutdownPhase == .serving {
+        session.terminate(
+          errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue,
+          reason: "write stalled: the peer took no response data for \(timeout)")
+      } else {
+        // Not the peer's fault: it only has to read within the usual timeout.
+        session.terminate(
+          errorCode: NGHTTP2_NO_ERROR.rawValue,
+          reason: "the server is shutting down; the peer took no response data for \(timeout)")
+      }
       outputReady()
       return
     }
@@ -172,6 +191,10 @@ extension GRPCServerConnection {
     for stream in Array(streams.values) where stream.callIsLive {
       stream.handler?.serverShutdownBegan()
     }
+    // The stall clock restarts with the shorter timeout.
+    stall.timer?.cancel()
+    stall.timer = nil
+    armStallTimer()
     // With no stream open, libnghttp2 stops reading once a GOAWAY is out,
     // so the PING would not be heard: the final GOAWAY goes at once.
     guard !streams.isEmpty else { return sendFinalGoAway() }
