@@ -34,6 +34,8 @@ import Testing
     ("\"a\nb\"", "line 1, column 3: control character U+000A must be escaped in a string"),
     ("\"\\x\"", "line 1, column 3: invalid escape \\\"x\""),
     ("\"\\ud800\"", "line 1, column 8: unpaired surrogate \\ud800"),
+    // protobuf-c would cut the string there, and the write would go to another id.
+    ("\"pc\\u0000x\"", "line 1, column 4: \\u0000: a string cannot hold NUL"),
     ("tru", "line 1, column 1: expected a value, found \"t\""),
     ("1e999", "line 1, column 1: number 1e999 is out of range"),
     ("{} x", "line 1, column 4: unexpected \"x\" after the value"),

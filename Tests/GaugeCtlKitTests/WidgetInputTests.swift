@@ -141,6 +141,7 @@ import Testing
       PublishLine.parse("cpu 1 2")
         == .invalid("expected \"ID VALUE\" or a JSON object, got 3 fields"))
     #expect(PublishLine.parse("cpu high") == .invalid("\"high\" is not a number"))
+    #expect(PublishLine.parse("pc\0xyz 42") == .invalid("contains a NUL character"))
     #expect(PublishLine.parse(#"{"id": "cpu"}"#) == .invalid("value: expected a number"))
     #expect(PublishLine.parse(#"{"id": 1, "value": 2}"#) == .invalid("id: expected a string"))
     #expect(

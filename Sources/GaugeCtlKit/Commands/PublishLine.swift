@@ -8,6 +8,8 @@ enum PublishLine: Equatable {
   static func parse(_ line: String) -> PublishLine {
     let text = line.trimmingSpaces.trimmingCharacters(in: "\t\r")
     if text.isEmpty || text.hasPrefix("#") { return .skip }
+    // protobuf-c sends the id as a C string: the rest would be cut off.
+    if text.utf8.contains(0) { return .invalid("contains a NUL character") }
     if text.hasPrefix("{") { return json(text) }
     let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
     guard fields.count == 2 else {

@@ -153,6 +153,10 @@ public struct JSONParser {
         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
       } else if (0xDC00..<0xE000).contains(scalar) {
         throw error("unpaired surrogate \\u\(String(scalar, radix: 16))")
+      } else if scalar == 0 {
+        // protobuf-c sends strings as C strings: the rest would be cut off.
+        offset -= 6
+        throw error("\\u0000: a string cannot hold NUL")
       }
       out.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
     default:
