@@ -241,3 +241,22 @@ private func liveModel(_ widgets: [Widget]) -> WatchModel {
     #expect(table.text == "ID    VALUE\ncpu   42 %\n表示\n")
   }
 }
+
+/// Widget text is someone else's: it must not reach the terminal as codes.
+@Suite struct ControlCharacterTests {
+  @Test func escapesC0C1AndDeleteButKeepsTabsAndLineFeeds() {
+    #expect(
+      "L\u{1B}[2J\u{7}\r\u{7F}\u{9B}31m\tok\n".escapingControlCharacters
+        == "L\\x1B[2J\\x07\\x0D\\x7F\\x9B31m\tok\n")
+    #expect("plain · wide 🙂 עברית".escapingControlCharacters == "plain · wide 🙂 עברית")
+  }
+
+  @Test(arguments: [ColorMode.plain, .trueColor])
+  func paletteOutputCarriesNoCodesFromTheData(mode: ColorMode) {
+    let line: ScreenLine = [Span("L\u{1B}]0;pwned\u{7}", TextStyle(bold: true))]
+    let rendered = Palette(mode).render(line)
+    #expect(rendered.contains("L\\x1B]0;pwned\\x07"))
+    #expect(!rendered.contains("\u{7}"))
+    #expect(!rendered.contains("\u{1B}]"))
+  }
+}

@@ -28,14 +28,15 @@ public struct Palette: Sendable {
   }
 
   public func render(_ line: ScreenLine) -> String {
-    guard mode != .plain else { return line.plainText }
+    guard mode != .plain else { return line.plainText.escapingControlCharacters }
     var out = ""
     for span in line {
+      let text = span.text.escapingControlCharacters
       let codes = sgr(span.style)
       if codes.isEmpty {
-        out += span.text
+        out += text
       } else {
-        out += "\u{1B}[" + codes + "m" + span.text + "\u{1B}[0m"
+        out += "\u{1B}[" + codes + "m" + text + "\u{1B}[0m"
       }
     }
     return out

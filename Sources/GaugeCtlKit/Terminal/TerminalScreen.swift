@@ -22,7 +22,7 @@ final class TerminalScreen {
       attributes.c_lflag &= ~tcflag_t(ICANON | ECHO)
       try? Syscall.setTerminalAttributes(fd: 0, attributes)
     }
-    Console.out("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
+    Console.writeTerminalCodes("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
   }
 
   /// Redraws from the top left; each row is cleared to its end, and
@@ -35,13 +35,13 @@ final class TerminalScreen {
       if index < lines.count - 1 { out += "\r\n" }
     }
     out += "\u{1B}[J"
-    Console.out(out)
+    Console.writeTerminalCodes(out)
   }
 
   func leave() {
     guard entered else { return }
     entered = false
-    Console.out("\u{1B}[?25h\u{1B}[?1049l")
+    Console.writeTerminalCodes("\u{1B}[?25h\u{1B}[?1049l")
     if let savedAttributes { try? Syscall.setTerminalAttributes(fd: 0, savedAttributes) }
   }
 }

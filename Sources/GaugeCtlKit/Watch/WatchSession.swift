@@ -197,7 +197,7 @@ final class WatchSession {
     case .frames:
       // Into a pipe only real changes go, not the clock ticking.
       guard frame != lastFrame else { return }
-      if !Console.write(text(frame) + "\n", to: 1) { finish(.ok) }
+      if !Console.writeTerminalCodes(text(frame) + "\n") { finish(.ok) }
     case .events:
       break
     }
@@ -218,7 +218,7 @@ final class WatchSession {
   }
 
   private func printFrame() {
-    Console.write(text(currentFrame(interactive: false)), to: 1)
+    Console.writeTerminalCodes(text(currentFrame(interactive: false)))
   }
 
   /// Plain or coloured lines, trailing spaces and blank lines left out.
