@@ -222,6 +222,15 @@ private func liveModel(_ widgets: [Widget]) -> WatchModel {
     #expect(RelativeTime.ago(fromMs: 0, nowMs: 125_000) == "2m 5s ago")
     #expect(RelativeTime.ago(fromMs: 0, nowMs: 3_720_000) == "1h 2m ago")
     #expect(RelativeTime.ago(fromMs: 0, nowMs: 90_000_000) == "1d 1h ago")
+    // Any Int64s, without trapping on the subtraction.
+    #expect(RelativeTime.ago(fromMs: .max, nowMs: .min) == "just now")
+    #expect(RelativeTime.ago(fromMs: .min, nowMs: .max).hasSuffix("h ago"))
+  }
+
+  @Test func boundsAsFarApartAsDoublesGoStillPlaceTheNeedle() {
+    #expect(GaugeDrawing.fraction(of: 0, from: -1e308, to: 1e308) == 0.5)
+    #expect(GaugeDrawing.fraction(of: 1e308, from: -1e308, to: 1e308) == 1)
+    #expect(GaugeDrawing.fraction(of: 5, from: 0, to: 10) == 0.5)
   }
 
   @Test func timestamps() {

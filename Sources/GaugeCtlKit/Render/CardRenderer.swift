@@ -43,7 +43,7 @@ public enum CardRenderer {
         GaugeDrawing.linear(
           fraction: fraction(gauge), capacity: isCapacity(gauge.style),
           marks: gauge.marks.map {
-            ($0.value - gauge.minValue) / (gauge.maxValue - gauge.minValue)
+            GaugeDrawing.fraction(of: $0.value, from: gauge.minValue, to: gauge.maxValue)
           },
           minLabel: gauge.minLabel ?? NumberText.format(gauge.minValue),
           maxLabel: gauge.maxLabel ?? NumberText.format(gauge.maxValue), columns: columns,
@@ -76,7 +76,7 @@ public enum CardRenderer {
   }
 
   private static func fraction(_ gauge: Gauge) -> Double {
-    (gauge.value - gauge.minValue) / (gauge.maxValue - gauge.minValue)
+    GaugeDrawing.fraction(of: gauge.value, from: gauge.minValue, to: gauge.maxValue)
   }
 
   private static func gradient(of content: Content) -> [RGB] {

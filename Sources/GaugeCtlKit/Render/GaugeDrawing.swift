@@ -47,12 +47,21 @@ enum GaugeDrawing {
     return merged(cells)
   }
 
+  /// Where `value` lies from `minValue` (0) to `maxValue` (1). Bounds as
+  /// far apart as -1e308 and 1e308 overflow `maxValue - minValue` to
+  /// infinity, which put every needle at the start; halved, they do not.
+  static func fraction(of value: Double, from minValue: Double, to maxValue: Double) -> Double {
+    let span = maxValue - minValue
+    if span.isFinite { return (value - minValue) / span }
+    return (value / 2 - minValue / 2) / (maxValue / 2 - minValue / 2)
+  }
+
   /// A plain value's range: the value may lie outside its bounds (they
   /// never clamp it), so the marker then points off the end, `◀` or `▶`.
   static func range(
     value: Double, minValue: Double, maxValue: Double, columns: Int, tint: Tint
   ) -> ScreenLine {
-    let fraction = (value - minValue) / (maxValue - minValue)
+    let fraction = fraction(of: value, from: minValue, to: maxValue)
     var line = linear(
       fraction: min(max(fraction, 0), 1), capacity: false, marks: [],
       minLabel: NumberText.format(minValue), maxLabel: NumberText.format(maxValue),

@@ -1,7 +1,9 @@
 /// "updated 42s ago": the age of an update in the largest two units.
 public enum RelativeTime {
   public static func ago(fromMs then: Int64, nowMs now: Int64) -> String {
-    let seconds = (now - then) / 1000
+    // GAUGECTL_NOW_MS and a widget's time may be any Int64s.
+    let (elapsed, overflow) = now.subtractingReportingOverflow(then)
+    let seconds = overflow ? (now > then ? Int64.max / 1000 : 0) : elapsed / 1000
     guard seconds > 0 else { return "just now" }
     if seconds < 60 { return "\(seconds)s ago" }
     let minutes = seconds / 60
