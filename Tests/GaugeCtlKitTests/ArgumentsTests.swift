@@ -81,5 +81,17 @@ import Testing
     #expect(throws: CLIError.usage("--style applies to --gauge only")) {
       try GaugeCtl.run(["put", "x", "--value", "1", "--style", "linear"], environment: [:])
     }
+    #expect(throws: CLIError.usage("--gradient: colour 2 of 3 is empty (\"red,,blue\")")) {
+      try GaugeCtl.run(
+        ["put", "g", "--gauge", "1", "--min", "0", "--max", "2", "--gradient", "red,,blue"],
+        environment: [:])
+    }
+    // A header value: an empty token, spaces or controls only earn a stream reset.
+    for token in ["", "abc ", "a\r\nb", "tok\u{1}"] {
+      #expect(throws: CLIError.self) {
+        try GlobalOptions(
+          Arguments.parse(["--token", token], accepting: specs), environment: [:])
+      }
+    }
   }
 }

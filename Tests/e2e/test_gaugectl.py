@@ -604,3 +604,47 @@ def test_watch_after_a_memory_restart_gets_a_reset_and_a_new_snapshot(binary, re
         assert not any("m-gone" in line for line in after), after
     finally:
         assert watch.stop() == 0
+
+
+# --------------------------------------------------------------------------- hostile widget text
+
+
+def test_widget_text_reaches_the_terminal_escaped(gaugectl, stub, new_id):
+    # Whoever writes a widget must not get to drive its readers' terminals.
+    wid = new_id()
+    put(stub, widget(wid, name="N\x1b]0;pwned\x07", content=wpb.Content(
+        gauge=wpb.Gauge(value=5, min_value=0, max_value=10), label="L\x1b[2J\x1b[31mRED",
+        subtitle="S\r", unit="\u009b5m%")))
+    for args in (("get", wid), ("ls", wid), ("watch", "--once", "--color", "never", wid)):
+        out = ok(gaugectl(*args)).stdout
+        assert not any(c in out for c in "\x1b\x07\r\u009b"), (args, out)
+    details = ok(gaugectl("get", wid)).stdout
+    assert "L\\x1B[2J\\x1B[31mRED" in details
+    assert "N\\x1B]0;pwned\\x07" in details
+
+
+def test_nul_in_json_input_is_refused_not_cut(gaugectl, stub, new_id):
+    # protobuf-c would send "pc\0xyz" as "pc": another widget would be written.
+    wid = new_id()
+    put(stub, widget(wid, content=wpb.Content(gauge=wpb.Gauge(value=1, min_value=0, max_value=9))))
+    line = '{"id": "%s\\u0000x", "template": "gauge", "value": 7, "min_value": 0, "max_value": 9}'
+    errors = failed(gaugectl("put", "-f", "-", stdin=line % wid), 1)
+    assert "cannot hold NUL" in errors[0]
+    failed(gaugectl("publish", stdin='{"id": "%s\\u0000x", "value": 7}\n' % wid), 1)
+    assert get(stub, wid).content.gauge.value == 1
+
+
+def test_publish_refuses_a_directory_or_a_closed_standard_input(binary, server, tmp_path):
+    env = clean_env(server.address)
+    directory = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        from_directory = subprocess.run([str(binary), "publish"], stdin=directory,
+                                        capture_output=True, text=True, timeout=20, env=env)
+    finally:
+        os.close(directory)
+    assert from_directory.returncode == 2, from_directory.stderr
+    assert "standard input is a directory" in from_directory.stderr
+    closed = subprocess.run(["sh", "-c", f"exec '{binary}' publish <&-"],
+                            capture_output=True, text=True, timeout=20, env=env)
+    assert closed.returncode == 2, closed.stderr
+    assert "standard input is closed" in closed.stderr

@@ -44,6 +44,12 @@ public struct GlobalOptions: Sendable {
       timeoutGiven = false
     }
     token = arguments.value("token")
+    // It goes into a header: HTTP/2 refuses controls and edge spaces there,
+    // and the server's answer would be a bare stream reset.
+    if let token, token.isEmpty || !token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
+      throw .usage(
+        "--token: a bearer token is printable ASCII without spaces, at least one character")
+    }
     json = arguments.has("json")
   }
 

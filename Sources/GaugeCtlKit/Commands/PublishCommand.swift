@@ -1,6 +1,7 @@
 import GRPCClient
 import GRPCTransport
 import GaugeWire
+import Glibc
 
 /// `some_metric_source | gaugectl publish`: every line is one value,
 /// streamed with PublishValues as it is read.
@@ -37,6 +38,13 @@ enum PublishCommand: Command {
   {
     guard arguments.positionals.isEmpty else {
       throw .usage("publish reads standard input and takes no arguments")
+    }
+    // readLine says nil for a read error as for the end of the input: a
+    // directory or a closed descriptor would pass for empty input.
+    var input = stat()
+    guard fstat(0, &input) == 0 else { throw .usage("publish: standard input is closed") }
+    guard input.st_mode & S_IFMT != S_IFDIR else {
+      throw .usage("publish: standard input is a directory")
     }
     let client = try WidgetClient(options)
     let stream = client.publishStream()

@@ -55,8 +55,8 @@ enum WidgetFlags {
         style = parsed
       }
       let marks = try arguments.values("mark").map { text throws(CLIError) in try mark(text) }
-      let gradient = arguments.value("gradient").map {
-        $0.split(separator: ",").map { String($0).trimmingSpaces }
+      let gradient = try arguments.value("gradient").map { text throws(CLIError) in
+        try Self.colourList(text)
       }
       templatePatch = .gauge(
         GaugePatch(
@@ -85,6 +85,18 @@ enum WidgetFlags {
   }
 
   /// `80` or `80:hot`.
+  /// `red,,blue` is a mistake, not two colours: an empty entry is refused
+  /// rather than dropped. The server judges the colours and their count.
+  private static func colourList(_ text: String) throws(CLIError) -> [String] {
+    let colours = text.split(separator: ",", omittingEmptySubsequences: false).map {
+      String($0).trimmingSpaces
+    }
+    if let empty = colours.firstIndex(of: "") {
+      throw .usage("--gradient: colour \(empty + 1) of \(colours.count) is empty (\"\(text)\")")
+    }
+    return colours
+  }
+
   private static func mark(_ text: String) throws(CLIError) -> MarkPatch {
     let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
     guard let value = Double(String(parts[0])) else {
