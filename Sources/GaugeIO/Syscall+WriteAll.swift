@@ -5,19 +5,30 @@ extension Syscall {
   /// with SIGPIPE ignored), which callers writing to a console ignore.
   @discardableResult
   public static func writeAll(_ text: String, to fd: Int32) -> Bool {
+    writeAllReportingFailure(text, to: fd) == nil
+  }
+
+  /// `writeAll`, saying why the descriptor stopped taking output.
+  public static func writeAllReportingFailure(_ text: String, to fd: Int32) -> IOError? {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-      let result = try? bytes[offset...].withUnsafeBytes { buffer throws(IOError) in
-        try write(fd: fd, buffer: buffer)
+      var failure: IOError?
+      let written = bytes[offset...].withUnsafeBytes { buffer -> IOResult<Int>? in
+        do throws(IOError) {
+          return try write(fd: fd, buffer: buffer)
+        } catch {
+          failure = error
+          return nil
+        }
       }
+      guard let result = written else { return failure }
       switch result {
-      case .processed(let count)?: offset += count
-      case .wouldBlock?: _ = try? waitUntilWritable(fd: fd)
-      case nil: return false
+      case .processed(let count): offset += count
+      case .wouldBlock: _ = try? waitUntilWritable(fd: fd)
       }
     }
     bytes.removeAll()
-    return true
+    return nil
   }
 }

@@ -648,3 +648,18 @@ def test_publish_refuses_a_directory_or_a_closed_standard_input(binary, server, 
                             capture_output=True, text=True, timeout=20, env=env)
     assert closed.returncode == 2, closed.stderr
     assert "standard input is closed" in closed.stderr
+
+
+def test_output_that_cannot_be_written_is_a_failure(binary, server, stub, new_id):
+    # A full disk or a closed stdout loses the answer: exit 1, not 0.
+    wid = new_id()
+    put(stub, widget(wid))
+    env = clean_env(server.address)
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([str(binary), "get", wid], stdout=full, stderr=subprocess.PIPE,
+                                text=True, timeout=20, env=env)
+    assert result.returncode == 1, result.stderr
+    assert "cannot write standard output" in result.stderr
+    closed = subprocess.run(["sh", "-c", f"exec '{binary}' ls >&-"], capture_output=True,
+                            text=True, timeout=20, env=env)
+    assert closed.returncode == 1, closed.stderr

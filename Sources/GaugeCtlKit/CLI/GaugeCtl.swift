@@ -39,12 +39,18 @@ public enum GaugeCtl {
   /// Runs one command line (without the program name) and returns the
   /// process exit code.
   public static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
+    let code: ExitCode
     do {
-      return try run(arguments, environment: environment).rawValue
+      code = try run(arguments, environment: environment)
     } catch {
       Console.error(error.text)
       return error.code.rawValue
     }
+    if code == .ok, let failure = Console.standardOutputFailure.withLock({ $0 }) {
+      Console.error("gaugectl: cannot write standard output: \(failure)\n")
+      return ExitCode.rejected.rawValue
+    }
+    return code.rawValue
   }
 
   static func run(_ arguments: [String], environment: [String: String]) throws(CLIError) -> ExitCode
