@@ -663,3 +663,26 @@ def test_output_that_cannot_be_written_is_a_failure(binary, server, stub, new_id
     closed = subprocess.run(["sh", "-c", f"exec '{binary}' ls >&-"], capture_output=True,
                             text=True, timeout=20, env=env)
     assert closed.returncode == 1, closed.stderr
+
+
+def test_watch_gives_up_on_a_peer_that_never_answers_and_says_so(binary):
+    # TCP is accepted, HTTP/2 never spoken: --timeout bounds the wait for the first event,
+    # then watch reports it and tries again, as for any lost connection.
+    import socket
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    address = "127.0.0.1:%d" % listener.getsockname()[1]
+    try:
+        watch = subprocess.Popen([str(binary), "--timeout", "500ms", "watch", "--events"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 env=clean_env(address))
+        try:
+            time.sleep(2.5)
+        finally:
+            watch.terminate()
+            _, errors = watch.communicate(timeout=10)
+        assert "no answer within 0.5 seconds; reconnecting" in errors, errors
+    finally:
+        listener.close()

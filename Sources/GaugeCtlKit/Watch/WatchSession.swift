@@ -21,6 +21,9 @@ final class WatchSession {
   private var keyboard: KeyboardInput?
   private var reconnectTimer: TimerHandle?
   private var tickTimer: TimerHandle?
+  /// From connecting until the server's first event: a peer that takes
+  /// the connection and says nothing counts as lost after --timeout.
+  private var answerTimer: TimerHandle?
   private var redrawScheduled = false
   private var lastFrame: [ScreenLine]?
   private var finished = false
@@ -66,6 +69,7 @@ final class WatchSession {
     finished = true
     reconnectTimer.map { loop.cancel($0) }
     tickTimer.map { loop.cancel($0) }
+    stopWaitingForAnswer()
     keyboard?.stop()
     screen?.leave()
     call?.cancel()
@@ -100,12 +104,21 @@ final class WatchSession {
     call.send(WidgetWire.encodeSubscribeRequest(query))
     call.closeSend()
     self.call = call
+    if !settings.once {
+      let timeout = options.timeout
+      answerTimer = loop.schedule(after: timeout) { [weak self] in
+        self?.answerTimer = nil
+        // The call ends with this status, and `ended` reconnects.
+        self?.channel?.close(GRPCStatus(.unavailable, "no answer within \(timeout)"))
+      }
+    }
     model.subscribed()
     changed()
   }
 
   private func received(_ bytes: [UInt8]) {
     guard !finished else { return }
+    stopWaitingForAnswer()
     let decoded = bytes.withUnsafeBytes { raw in
       Result { () throws(WireError) in try WidgetWire.decodeWidgetEvent(raw) }
     }
@@ -123,7 +136,14 @@ final class WatchSession {
     changed()
   }
 
+  private func stopWaitingForAnswer() {
+    guard let answerTimer else { return }
+    loop.cancel(answerTimer)
+    self.answerTimer = nil
+  }
+
   private func ended(_ status: GRPCStatus) {
+    stopWaitingForAnswer()
     call = nil
     channel?.close(status)
     channel = nil
