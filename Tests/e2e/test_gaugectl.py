@@ -686,3 +686,17 @@ def test_watch_gives_up_on_a_peer_that_never_answers_and_says_so(binary):
         assert "no answer within 0.5 seconds; reconnecting" in errors, errors
     finally:
         listener.close()
+
+
+def test_watch_ends_when_its_reader_goes_away(binary, server, stub, new_id):
+    # `watch --events | head -1` must end with head, not at the next change (which may be
+    # hours away).
+    wid = new_id()
+    put(stub, widget(wid))
+    started = time.monotonic()
+    result = subprocess.run(
+        ["bash", "-c", f"set -o pipefail; '{binary}' watch --events '{wid}' | head -1"],
+        capture_output=True, text=True, timeout=20, env=clean_env(server.address))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("upsert id=" + wid)
+    assert time.monotonic() - started < 5

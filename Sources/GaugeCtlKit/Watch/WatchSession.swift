@@ -19,6 +19,7 @@ final class WatchSession {
   private var call: ClientCall?
   private var screen: TerminalScreen?
   private var keyboard: KeyboardInput?
+  private var outputWatch: OutputClosedWatch?
   private var reconnectTimer: TimerHandle?
   private var tickTimer: TimerHandle?
   /// From connecting until the server's first event: a peer that takes
@@ -54,6 +55,10 @@ final class WatchSession {
         self.keyboard = keyboard
       }
       tick()
+    } else {
+      let outputWatch = OutputClosedWatch(loop: loop) { [weak self] in self?.finish(.ok) }
+      outputWatch.start()
+      self.outputWatch = outputWatch
     }
     connect()
   }
@@ -71,6 +76,7 @@ final class WatchSession {
     tickTimer.map { loop.cancel($0) }
     stopWaitingForAnswer()
     keyboard?.stop()
+    outputWatch?.stop()
     screen?.leave()
     call?.cancel()
     channel?.close(GRPCStatus(.cancelled, "watch ended"))
