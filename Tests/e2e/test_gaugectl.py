@@ -225,6 +225,12 @@ def test_rm_removes_and_a_second_rm_is_rejected(gaugectl, stub, new_id):
     c = new_id()
     put(stub, widget(c))
     assert json.loads(ok(gaugectl("rm", c, "--json")).stdout) == {"removed": [c]}
+    # Stopped by a failure: what went before it is still reported, in JSON too.
+    d = new_id()
+    put(stub, widget(d))
+    partial = gaugectl("rm", d, a, "--json")
+    failed(partial, 1)
+    assert json.loads(partial.stdout) == {"removed": [d]}
 
 
 # --------------------------------------------------------------------------- errors and exit codes

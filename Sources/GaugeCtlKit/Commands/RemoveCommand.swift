@@ -5,7 +5,8 @@ enum RemoveCommand: Command {
   static let help = """
     Usage: gaugectl rm ID [ID...]
 
-    Deletes each widget in turn and stops at the first that fails.
+    Deletes each widget in turn and stops at the first that fails; those
+    removed before it are still reported.
 
     Options:
       --json                 {"removed": [ids]}
@@ -22,19 +23,22 @@ enum RemoveCommand: Command {
       do {
         try client.delete(id: id)
       } catch {
-        if !options.json, !removed.isEmpty {
-          Console.out(removed.map { "removed \($0)\n" }.joined())
-        }
+        // What was removed before the failure is reported all the same.
+        if !removed.isEmpty { report(removed, json: options.json) }
         throw error
       }
       removed.append(id)
     }
-    if options.json {
+    report(removed, json: options.json)
+    return .ok
+  }
+
+  private static func report(_ removed: [String], json: Bool) {
+    if json {
       Console.out(
         JSONWriter.pretty(.object([("removed", .array(removed.map(JSONValue.string)))])) + "\n")
     } else {
       Console.out(removed.map { "removed \($0)\n" }.joined())
     }
-    return .ok
   }
 }
