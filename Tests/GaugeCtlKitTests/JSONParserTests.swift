@@ -74,6 +74,13 @@ import Testing
   @Test func writerFormatsNumbersAndIndents() {
     #expect(JSONWriter.format(42) == "42")
     #expect(JSONWriter.format(-0.5) == "-0.5")
+    // -0 is a value a gauge may hold; "0" would read back as +0.
+    #expect(JSONWriter.format(-0.0) == "-0")
+    if case .number(let zero)? = try? JSONParser.parse(JSONWriter.format(-0.0)) {
+      #expect(zero.sign == .minus)
+    } else {
+      Issue.record("-0 does not read back as a number")
+    }
     #expect(JSONWriter.format(1_700_000_000_123) == "1700000000123")
     #expect(JSONWriter.format(.nan) == "null")
     #expect(

@@ -56,6 +56,8 @@ public enum JSONWriter {
   /// 2^53 without ".0". JSON has no NaN or infinity: they become null.
   public static func format(_ number: Double) -> String {
     guard number.isFinite else { return "null" }
+    // Int64 has no negative zero; written "0", it would come back as +0.
+    if number == 0, number.sign == .minus { return "-0" }
     if number == number.rounded(), abs(number) <= 9_007_199_254_740_992 {
       return String(Int64(number))
     }
