@@ -211,7 +211,10 @@ private func liveModel(_ widgets: [Widget]) -> WatchModel {
     #expect(NumberText.format(-0.25) == "-0.25")
     #expect(NumberText.format(0.123456) == "0.1235")
     #expect(NumberText.format(1234.5) == "1235")
-    #expect(NumberText.format(-0.0000001) == "0")
+    // Not zero, so never shown as 0.
+    #expect(NumberText.format(-0.0000001) == "-1e-07")
+    #expect(NumberText.format(.leastNonzeroMagnitude) == "5e-324")
+    #expect(NumberText.format(0.0000006) == "0.000001")
     #expect(NumberText.withUnit(3, "GB") == "3 GB")
     #expect(NumberText.withUnit(3, "") == "3")
   }

@@ -4,7 +4,9 @@ public enum NumberText {
   public static func format(_ value: Double) -> String {
     guard value.isFinite else { return value.isNaN ? "NaN" : (value < 0 ? "-∞" : "∞") }
     let magnitude = abs(value)
-    if magnitude >= 1e15 { return "\(value)" }
+    // Too large for fixed digits, or so small that six decimals would show
+    // a value that is not zero as 0.
+    if magnitude >= 1e15 || (magnitude > 0 && magnitude < 5e-7) { return "\(value)" }
     var decimals = 0
     if magnitude > 0, magnitude < 1000 {
       var scale = 1.0
