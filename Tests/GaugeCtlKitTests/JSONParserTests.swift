@@ -63,12 +63,14 @@ import Testing
 
   @Test func writerOutputReadsBackTheSame() throws {
     let value = JSONValue.object([
-      ("text", .string("tab\there \"quoted\" \u{1} é 😀")), ("whole", .number(42)),
+      ("text", .string("tab\there \"quoted\" \u{1} \u{7F} \u{9B} é 😀")), ("whole", .number(42)),
       ("fraction", .number(0.1)), ("big", .number(1e300)), ("negative", .number(-7.25)),
       ("list", .array([.bool(true), .null, .object([])])), ("empty", .array([])),
     ])
     #expect(try JSONParser.parse(JSONWriter.compact(value)) == value)
     #expect(try JSONParser.parse(JSONWriter.pretty(value)) == value)
+    // Escaped as JSON, so that Console finds no control character to show as \x9B.
+    #expect(!JSONWriter.compact(value).unicodeScalars.contains { $0.isControlCharacter })
   }
 
   @Test func writerFormatsNumbersAndIndents() {

@@ -627,6 +627,10 @@ def test_widget_text_reaches_the_terminal_escaped(gaugectl, stub, new_id):
     details = ok(gaugectl("get", wid)).stdout
     assert "L\\x1B[2J\\x1B[31mRED" in details
     assert "N\\x1B]0;pwned\\x07" in details
+    # JSON escapes them its own way and stays JSON.
+    as_json = ok(gaugectl("get", wid, "--json")).stdout
+    assert not any(c in as_json for c in "\x1b\x07\r\u009b"), as_json
+    assert json.loads(as_json)["content"]["unit"] == "\u009b5m%"
 
 
 def test_nul_in_json_input_is_refused_not_cut(gaugectl, stub, new_id):

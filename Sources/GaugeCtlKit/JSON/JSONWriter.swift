@@ -74,7 +74,8 @@ public enum JSONWriter {
       case "\r": out += "\\r"
       case "\t": out += "\\t"
       default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
+        // C1 too: raw, `Console` would show it as `\x9B`, which is not JSON.
+        if scalar.isControlCharacter {
           let hex = String(scalar.value, radix: 16)
           out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         } else {

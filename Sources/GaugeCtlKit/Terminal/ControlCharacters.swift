@@ -1,3 +1,8 @@
+extension Unicode.Scalar {
+  /// C0, DEL and C1: characters a terminal may act on instead of showing.
+  var isControlCharacter: Bool { value < 0x20 || (0x7F..<0xA0).contains(value) }
+}
+
 extension String {
   /// Control characters shown as `\x1B`, not passed on. Widget text comes
   /// from whoever wrote the widget; raw, an ESC or a C1 CSI would give them
@@ -18,10 +23,6 @@ extension String {
   }
 
   private static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x09, 0x0A: false
-    case 0x00..<0x20, 0x7F..<0xA0: true
-    default: false
-    }
+    scalar.isControlCharacter && scalar != "\t" && scalar != "\n"
   }
 }
