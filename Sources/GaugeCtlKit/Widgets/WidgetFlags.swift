@@ -84,7 +84,6 @@ enum WidgetFlags {
         backgroundColor: arguments.value("background"), textColor: arguments.value("text-color")))
   }
 
-  /// `80` or `80:hot`.
   /// `red,,blue` is a mistake, not two colours: an empty entry is refused
   /// rather than dropped. The server judges the colours and their count.
   private static func colourList(_ text: String) throws(CLIError) -> [String] {
@@ -97,6 +96,7 @@ enum WidgetFlags {
     return colours
   }
 
+  /// `80` or `80:hot`.
   private static func mark(_ text: String) throws(CLIError) -> MarkPatch {
     let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
     guard let value = Double(String(parts[0])) else {
