@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import socket
 import struct
 from dataclasses import dataclass, field
@@ -32,6 +33,13 @@ def rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise AssertionError(f"no VmRSS in /proc/{pid}/status")
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User plus system time a process has used, from /proc/PID/stat."""
+    # Split after the command name, which may hold spaces: utime and stime follow as 12 and 13.
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def gauge(value=2.0, min_value=0.0, max_value=5.0, **fields) -> wpb.Gauge:

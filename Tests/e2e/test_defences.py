@@ -16,10 +16,11 @@ from conftest import Server
 from gauge.v1 import widget_pb2 as wpb
 from gauge.v1 import widget_service_pb2 as spb
 from gauge.v1 import widget_service_pb2_grpc
-from helpers import put, rss_kib, widget
+from helpers import process_cpu_seconds, put, rss_kib, widget
 from rawh2 import (
     ENHANCE_YOUR_CALM,
     INTERNAL_ERROR,
+    PREFACE,
     RawPeer,
     continuation,
     ping,
@@ -202,11 +203,6 @@ def test_reader_that_stops_reading_the_socket(guarded, big_listing):
     assert len(b"".join(f.data for f in peer.frames if hasattr(f, "data"))) < 30 * 250_000
 
 
-def process_cpu_seconds(pid: int) -> float:
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def test_out_of_descriptors_pauses_accepting_and_recovers():
     # 64 descriptors: 100 connections use them up. The listener stays readable meanwhile;
     # accepting must rest instead of spinning, and the waiting connections get served once
@@ -227,7 +223,7 @@ def test_out_of_descriptors_pauses_accepting_and_recovers():
         for s in sockets[:-1]:
             s.close()
         # The last connection waited in the listen queue; it is accepted and answered now.
-        waiting.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + SettingsFrame(0).serialize())
+        waiting.sendall(PREFACE + SettingsFrame(0).serialize())
         waiting.settimeout(5)
         assert waiting.recv(9)[3] == 0x4, "the server's first frame is not SETTINGS"
         with grpc.insecure_channel(server.address) as channel:
