@@ -298,6 +298,17 @@ def test_subscribers_on_every_connection_see_changes(server, new_id):
             ch.close()
 
 
+def _subscribe_with_a_shut_window(port, wid):
+    """A raw Subscribe to `wid` whose receive window is tiny and never reopened: the server
+    can send 1 KiB and must then hold everything else back. Returns (RawH2, stream id)."""
+    raw = RawH2(port)
+    raw.conn.update_settings({h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 1024})
+    raw.flush()
+    sid = raw.start("/gauge.v1.WidgetService/Subscribe")
+    raw.send(sid, grpc_frame(spb.SubscribeRequest(ids=[wid]).SerializeToString()), end=True)
+    return raw, sid
+
+
 def _publish_timed(stub, wid, count, last):
     values = [(i % 1000) for i in range(count - 1)] + [last]
     started = time.monotonic()
@@ -316,14 +327,8 @@ def test_stalled_reader_never_slows_the_producer_and_gets_the_latest(server, stu
     put(stub, widget(wid, content=gauge_widget_content(0, 0, 1000)))
     baseline = _publish_timed(stub, wid, 20_000, 1)
 
-    raw = RawH2(server.port)
+    raw, sid = _subscribe_with_a_shut_window(server.port, wid)
     try:
-        # A tiny receive window that is never reopened: the server can send
-        # 1 KiB and must then hold everything else back.
-        raw.conn.update_settings({h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 1024})
-        raw.flush()
-        sid = raw.start("/gauge.v1.WidgetService/Subscribe")
-        raw.send(sid, grpc_frame(spb.SubscribeRequest(ids=[wid]).SerializeToString()), end=True)
         rss_before = rss_kib(server.proc.pid)
         stalled = _publish_timed(stub, wid, 100_000, 999)
         rss_after = rss_kib(server.proc.pid)
@@ -406,11 +411,7 @@ def test_shutdown_does_not_wait_for_a_subscriber_that_stopped_reading(new_id):
             stub = widget_service_pb2_grpc.WidgetServiceStub(channel)
             wid = new_id()
             put(stub, widget(wid, content=gauge_widget_content(0, 0, 1000)))
-            raw = RawH2(srv.port)
-            raw.conn.update_settings({h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 1024})
-            raw.flush()
-            sid = raw.start("/gauge.v1.WidgetService/Subscribe")
-            raw.send(sid, grpc_frame(spb.SubscribeRequest(ids=[wid]).SerializeToString()), end=True)
+            raw, _ = _subscribe_with_a_shut_window(srv.port, wid)
             # More events than the 1 KiB window lets out.
             for value in range(1, 200):
                 stub.UpdateWidget(
