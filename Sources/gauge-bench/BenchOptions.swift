@@ -4,6 +4,8 @@ import GaugeIO
 struct BenchOptions {
   enum Scenario: String, CaseIterable {
     case setup, body, revision, unary, publish, fanout, memory, connections
+    case socketFloorServer = "socket-floor-server"
+    case socketFloor = "socket-floor"
   }
 
   var scenario = Scenario.unary
@@ -18,6 +20,7 @@ struct BenchOptions {
   var perConnection = 100
   var rate = 0.0
   var rounds = 10
+  var messageBytes = SocketFloorProtocol.defaultMessageBytes
   var serverPID: Int32?
   var output = ""
   var label = ""
@@ -44,6 +47,13 @@ struct BenchOptions {
                    and per idle connection (--connections)
       connections  --connections connections with one Subscribe each; --rounds
                    single updates, each awaited by every subscriber
+      socket-floor-server
+                   not gauged: listens on --target with --loops event loops and
+                   writes each producer clock reading as one --message-bytes message
+                   to every subscriber connection, with no HTTP/2 (prints
+                   "listening on ADDRESS", then serves until killed)
+      socket-floor the connections scenario against socket-floor-server: the
+                   latency loopback TCP alone costs for the same shape
 
     Options:
       --target HOST:PORT     gauged's address (default 127.0.0.1:50051)
@@ -59,6 +69,8 @@ struct BenchOptions {
       --per-connection N     Subscribe streams per connection (default 100)
       --rate N               producer updates per second, 0 for full speed (default 0)
       --rounds N             connections: updates sent one at a time (default 10)
+      --message-bytes N      socket floor: bytes per message (default 81, what gauged
+                             sends per update in the connections scenario)
       --server-pid PID       memory: the gauged process to read /proc/PID/status of
       --out PATH             body: where to write
       --label TEXT           added to the JSON line as "label"
@@ -104,6 +116,8 @@ struct BenchOptions {
       case "--per-connection": valid = set(&options.perConnection, count(1...100_000))
       case "--rate": valid = set(&options.rate, Double(text).flatMap { $0 >= 0 ? $0 : nil })
       case "--rounds": valid = set(&options.rounds, count(1...10_000))
+      case "--message-bytes":
+        valid = set(&options.messageBytes, count(SocketFloorProtocol.stampBytes...4096))
       case "--server-pid":
         options.serverPID = Int32(text)
         valid = options.serverPID != nil

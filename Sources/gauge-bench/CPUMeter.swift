@@ -14,6 +14,8 @@ struct CPUMeter {
   private var serverWaitAtStart: RunQueueWait?
   private(set) var loadPercent: Double?
   private(set) var serverPercent: Double?
+  private(set) var loadSeconds: Double?
+  private(set) var serverSeconds: Double?
   private(set) var loadWait: (percent: Double, meanMicros: Double)?
   private(set) var serverWait: (percent: Double, meanMicros: Double)?
 
@@ -42,11 +44,13 @@ struct CPUMeter {
       serverWait = after.since(before, wallNanos: wallNanos)
     }
     if let before = selfAtStart, let after = Self.cpuSeconds(of: "self") {
+      loadSeconds = after - before
       loadPercent = (after - before) / wall * 100
     }
     if let before = serverAtStart, let pid = serverPID,
       let after = Self.cpuSeconds(of: String(pid))
     {
+      serverSeconds = after - before
       serverPercent = (after - before) / wall * 100
     }
   }
@@ -61,6 +65,19 @@ struct CPUMeter {
     if let serverWait {
       line.add("server_runq_wait_pct", serverWait.percent, decimals: 0)
       line.add("server_runq_wait_us", serverWait.meanMicros, decimals: 1)
+    }
+  }
+
+  /// CPU microseconds each side spent per `unit` (`count` of them), as
+  /// `load_cpu_us_per_<unit>` and `server_cpu_us_per_<unit>`: a figure that
+  /// compares across runs of different lengths.
+  func report(per unit: String, count: UInt64, into line: inout JSONLine) {
+    guard count > 0 else { return }
+    if let loadSeconds {
+      line.add("load_cpu_us_per_\(unit)", loadSeconds * 1e6 / Double(count), decimals: 1)
+    }
+    if let serverSeconds {
+      line.add("server_cpu_us_per_\(unit)", serverSeconds * 1e6 / Double(count), decimals: 1)
     }
   }
 

@@ -32,6 +32,13 @@ func runScenario() throws(BenchFailure) -> JSONLine {
   switch options.scenario {
   case .body: return try ToolScenarios.body(options)
   case .revision: return try ToolScenarios.revision(options, address: address)
+  case .socketFloorServer:
+    do {
+      try SocketFloorServer.run(
+        listeningOn: address, loops: options.loops, messageBytes: options.messageBytes)
+    } catch {
+      throw BenchFailure("cannot serve on \(address): \(error)")
+    }
   default: break
   }
   // The fan-out and connections producers get a loop of their own.
@@ -50,7 +57,8 @@ func runScenario() throws(BenchFailure) -> JSONLine {
   case .fanout: line = try FanOutScenario.run(options, loops: loops)
   case .memory: line = try MemoryScenario.run(options, loops: loops)
   case .connections: line = try ConnectionsScenario.run(options, loops: loops)
-  case .body, .revision: preconditionFailure("handled above")
+  case .socketFloor: line = try SocketFloorScenario.run(options, loops: loops)
+  case .body, .revision, .socketFloorServer: preconditionFailure("handled above")
   }
   if !options.label.isEmpty { line.add("label", options.label) }
   return line

@@ -32,6 +32,13 @@ def bench_binary() -> Path:
     return REPO / ".build/debug/gauge-bench"
 
 
+def existing_bench_binary() -> Path:
+    binary = bench_binary()
+    if not binary.is_file():
+        pytest.fail(f"gauge-bench not found at {binary}: run `make build`", pytrace=False)
+    return binary
+
+
 @pytest.fixture(scope="module")
 def bench_server():
     """A gauged of its own: the scenarios create bench-* widgets and measure
@@ -48,11 +55,10 @@ def bench_stub(bench_server):
         yield sgrpc.WidgetServiceStub(channel)
 
 
-def run(server: Server, scenario: str, *options) -> dict:
-    binary = bench_binary()
-    if not binary.is_file():
-        pytest.fail(f"gauge-bench not found at {binary}: run `make build`", pytrace=False)
-    command = [str(binary), scenario, "--target", server.address, *map(str, options)]
+def run(server: Server | str, scenario: str, *options) -> dict:
+    """`server` is a gauged, or the address of another server."""
+    address = server if isinstance(server, str) else server.address
+    command = [str(existing_bench_binary()), scenario, "--target", address, *map(str, options)]
     result = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, f"{' '.join(command)}\n{result.stderr}"
     lines = result.stdout.strip().splitlines()
@@ -159,3 +165,28 @@ def test_bad_options_exit_with_a_message(bench_server):
                             capture_output=True, text=True, timeout=30)
     assert result.returncode == 1
     assert "--server-pid" in result.stderr
+
+
+@pytest.mark.parametrize("message_bytes", [8, 81, 3000])
+def test_socket_floor_times_every_message_it_fans_out(message_bytes):
+    """The connections scenario's plain-TCP floor: every connection gets one
+    message per round, and each is timed from the clock reading it carries
+    (a misread stamp would show as an absurd latency)."""
+    server = subprocess.Popen(
+        [str(existing_bench_binary()), "socket-floor-server", "--target", "127.0.0.1:0", "--loops", "2",
+         "--message-bytes", str(message_bytes)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        assert line.startswith("listening on "), line + server.stderr.read()
+        record = run(line.split()[2], "socket-floor", "--connections", 40, "--rounds", 3,
+                     "--message-bytes", message_bytes, "--server-pid", server.pid)
+    finally:
+        server.terminate()
+        server.wait(timeout=TIMEOUT)
+    assert record["message_bytes"] == message_bytes
+    assert record["rounds_reaching_all"] == 3
+    assert record["delivered"] == record["expected"] == 120
+    assert record["subscriber_failures"] == 0
+    assert 0 < record["p50_us"] <= record["p99_us"] <= record["max_us"] < 10_000_000
+    assert record["server_cpu_us_per_delivery"] >= 0

@@ -48,6 +48,7 @@ enum ConnectionsScenario {
     line.add(latency: delivery.latency, prefix: "")
     line.add("subscriber_failures", delivery.failed)
     meter.report(into: &line)
+    meter.report(per: "delivery", count: delivery.deliveredEver, into: &line)
     if let failure = failures.first ?? delivery.firstFailure { line.add("first_failure", failure) }
     return line
   }
