@@ -27,6 +27,9 @@ private final class RecordingSink: ServerCallSink, LoopExecutor, @unchecked Send
     self.stream = stream
     MessageFramer.append(message, compressed: false, to: &stream.outbound)
   }
+  func send(_ stream: ServerStream, framed: FramedMessage) {
+    send(stream, message: framed.message, compress: false)
+  }
   func send(
     _ stream: ServerStream, messageOfSize size: Int, compress: Bool,
     writingWith write: (UnsafeMutableRawBufferPointer) -> Void

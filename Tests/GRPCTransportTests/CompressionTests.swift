@@ -8,11 +8,12 @@ import Testing
 /// negotiated it) and records whether it arrived compressed; Plain answers
 /// the same but asks for the message to go out uncompressed; InPlace
 /// answers it and then its reverse, each written in place
-/// (`send(messageOfSize:)`), compressed when negotiated.
+/// (`send(messageOfSize:)`), compressed when negotiated; Framed answers it
+/// as a `FramedMessage`.
 private final class ZipService: GRPCService, @unchecked Sendable {
   // @unchecked Sendable: tests drive it from one thread only.
   let serviceName = "test.Zip"
-  let methodNames = ["Echo", "Plain", "InPlace"]
+  let methodNames = ["Echo", "Plain", "InPlace", "Framed"]
   var received: [(bytes: [UInt8], compressed: Bool)] = []
   var cancelled: GRPCStatus?
 
@@ -21,12 +22,16 @@ private final class ZipService: GRPCService, @unchecked Sendable {
     let call: ServerCall
     let compressReplies: Bool
     let inPlace: Bool
+    let framed: Bool
 
-    init(service: ZipService, call: ServerCall, compressReplies: Bool, inPlace: Bool) {
+    init(
+      service: ZipService, call: ServerCall, compressReplies: Bool, inPlace: Bool, framed: Bool
+    ) {
       self.service = service
       self.call = call
       self.compressReplies = compressReplies
       self.inPlace = inPlace
+      self.framed = framed
     }
 
     func receive(message: [UInt8]) {
@@ -35,6 +40,7 @@ private final class ZipService: GRPCService, @unchecked Sendable {
 
     func receive(message: [UInt8], compressed: Bool) {
       service.received.append((message, compressed))
+      if framed { return call.send(framed: FramedMessage(message)) }
       guard inPlace else { return call.send(message: message, compress: compressReplies) }
       for reply in [message, message.reversed()] {
         call.send(messageOfSize: reply.count) { buffer in buffer.copyBytes(from: reply) }
@@ -48,7 +54,8 @@ private final class ZipService: GRPCService, @unchecked Sendable {
 
   func makeHandler(method: String, call: ServerCall) -> RPCHandler? {
     Handler(
-      service: self, call: call, compressReplies: method != "Plain", inPlace: method == "InPlace")
+      service: self, call: call, compressReplies: method != "Plain", inPlace: method == "InPlace",
+      framed: method == "Framed")
   }
 }
 
@@ -178,6 +185,25 @@ private let zeros = [UInt8](repeating: 0, count: 50_000)
     #expect(response.flaggedMessages.map(\.compressed) == [true])
     #expect(response.flaggedMessages.first.flatMap { gunzip($0.bytes) } == zeros)
     #expect(response.body.count < zeros.count / 10)
+  }
+
+  /// A message framed once for many streams is still compressed for a
+  /// stream that negotiated gzip, and sent as framed to one that did not.
+  @Test func framedMessagesAreCompressedWhereNegotiated() {
+    let (client, _) = makeZipConnection { $0.compressResponses = true }
+    let gzipped = client.start(
+      headers: InMemoryHTTP2Client.grpcHeaders(
+        path: "/test.Zip/Framed", extra: [("grpc-accept-encoding", "gzip")]),
+      body: framed(zeros))
+    let plain = client.start(
+      headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Zip/Framed"), body: framed(zeros))
+    client.exchange()
+    let compressed = client.responses[gzipped]!
+    #expect(compressed.flaggedMessages.map(\.compressed) == [true])
+    #expect(compressed.flaggedMessages.first.flatMap { gunzip($0.bytes) } == zeros)
+    let identity = client.responses[plain]!
+    #expect(identity.flaggedMessages.map(\.compressed) == [false])
+    #expect(identity.messages == [zeros])
   }
 
   @Test func handlersCanSendOneMessageUncompressed() {

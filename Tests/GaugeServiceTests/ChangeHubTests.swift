@@ -44,7 +44,7 @@ final class RecordingSubscriber: InboxSubscriber {
   /// queues it for `pump`.
   func offer(_ event: SharedEvent) -> Bool {
     offered.append((event.widgetID, event.revision))
-    encodedBytes.append(event.bytes)
+    encodedBytes.append(event.framed.bytes)
     return keepsUp
   }
 
@@ -119,6 +119,9 @@ final class RecordingSubscriber: InboxSubscriber {
     loop.runQueued()
     #expect(!first.encodedBytes[0].isEmpty)
     #expect(first.encodedBytes == second.encodedBytes)
+    // The same storage, not equal copies.
+    let storage = { (bytes: [UInt8]) in bytes.withUnsafeBytes { $0.baseAddress } }
+    #expect(storage(first.encodedBytes[0]) == storage(second.encodedBytes[0]))
   }
 
   @Test func filtersDecideWhoIsOffered() {

@@ -1,5 +1,8 @@
 /// Writes gRPC's length prefix in front of each response message.
 package enum MessageFramer {
+  /// The compressed flag and the big-endian length.
+  package static let prefixBytes = 5
+
   package static func append(_ message: [UInt8], compressed: Bool = false, to buffer: inout [UInt8])
   {
     let length = UInt32(message.count)

@@ -25,7 +25,7 @@ public final class ConnectionGroup {
   /// unary call's answer then allocates no buffer. Small ones only
   /// (`GRPCServerConnection.keptOutboundCapacity`), and at most 64 KiB of
   /// them per loop: enough for the answers of a few hundred calls in flight.
-  private var spareOutboundBuffers: [[UInt8]] = []
+  private(set) var spareOutboundBuffers: [[UInt8]] = []
   private var spareOutboundBytes = 0
   private static let maxSpareOutboundBytes = 64 << 10
 

@@ -445,6 +445,22 @@ extension GRPCServerConnection: ServerCallSink {
     wake(stream)
   }
 
+  func send(_ stream: ServerStream, framed: FramedMessage) {
+    guard stream.responseEncoding == .identity else {
+      return send(stream, message: framed.message, compress: true)
+    }
+    guard admitsResponse(of: framed.bytes.count, on: stream) else { return }
+    startResponse(stream, metadata: Metadata())
+    if stream.pendingOutboundBytes == 0 {
+      var own = stream.adoptShared(framed)
+      group.giveBack(outbound: &own)
+    } else {
+      stream.outbound.append(contentsOf: framed.bytes)
+    }
+    queuedResponseBytes += framed.bytes.count
+    wake(stream)
+  }
+
   func send(
     _ stream: ServerStream, messageOfSize size: Int, compress: Bool,
     writingWith write: (UnsafeMutableRawBufferPointer) -> Void
@@ -647,6 +663,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
       stream.handler?.cancel(GRPCStatus(.cancelled, "the client cancelled the call"))
     }
     stream.call?.detach()
+    if stream.outboundIsShared { _ = stream.discardOutbound() }
     group.giveBack(outbound: &stream.outbound)
   }
 
@@ -708,9 +725,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
       // A small buffer is kept for the next message; one a burst made
       // large (a subscription's snapshot) is not held for the stream's
       // whole life.
-      stream.outbound.removeAll(
-        keepingCapacity: stream.outbound.capacity <= Self.keptOutboundCapacity)
-      stream.outboundOffset = 0
+      stream.outboundSent(keepingCapacity: stream.outbound.capacity <= Self.keptOutboundCapacity)
     }
     return count
   }

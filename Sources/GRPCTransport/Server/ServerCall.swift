@@ -67,6 +67,15 @@ public final class ServerCall: @unchecked Sendable {
     sink?.send(stream, message: message, compress: compress)
   }
 
+  /// Queues a message framed once for many calls. Sent as it is when the
+  /// call's responses are not compressed; otherwise compressed as
+  /// `send(message:)` would.
+  public func send(framed: FramedMessage) {
+    guard !isFinished else { return }
+    guard let stream else { return }
+    sink?.send(stream, framed: framed)
+  }
+
   /// Queues a response message of `size` bytes that `write` lays out in
   /// place, in the stream's own buffer: the answer of a unary call needs
   /// no array of its own. Compressed as `send(message:)` would, through
@@ -147,6 +156,7 @@ public final class ServerCall: @unchecked Sendable {
 protocol ServerCallSink: AnyObject {
   func sendInitialMetadata(_ stream: ServerStream, metadata: Metadata)
   func send(_ stream: ServerStream, message: [UInt8], compress: Bool)
+  func send(_ stream: ServerStream, framed: FramedMessage)
   func send(
     _ stream: ServerStream, messageOfSize size: Int, compress: Bool,
     writingWith write: (UnsafeMutableRawBufferPointer) -> Void)

@@ -38,6 +38,10 @@ final class ServerStream {
   var responseStarted = false
   var outbound: [UInt8] = []
   var outboundOffset = 0
+  /// `outbound` is a `FramedMessage`'s array, shared with other streams:
+  /// once sent it is dropped, not kept as this stream's buffer (clearing a
+  /// shared array keeping its capacity would allocate a copy).
+  var outboundIsShared = false
   var ending: Ending?
   var body = Body.detached
   /// The handler expects a quiet spell: the outbound buffer goes once
@@ -65,6 +69,7 @@ final class ServerStream {
     guard pendingOutboundBytes == 0 else { return }
     outbound = []
     outboundOffset = 0
+    outboundIsShared = false
   }
 
   /// Drops the response bytes not sent yet; returns how many there were.
@@ -72,6 +77,32 @@ final class ServerStream {
     let dropped = pendingOutboundBytes
     outbound = []
     outboundOffset = 0
+    outboundIsShared = false
     return dropped
+  }
+
+  /// Everything queued is sent: a small buffer of the stream's own is kept
+  /// for the next message (when `keepingCapacity`), a shared one dropped.
+  func outboundSent(keepingCapacity: Bool) {
+    if outboundIsShared {
+      outbound = []
+      outboundIsShared = false
+    } else {
+      outbound.removeAll(keepingCapacity: keepingCapacity)
+    }
+    outboundOffset = 0
+  }
+
+  /// Queues `framed` with nothing else pending: its bytes become the
+  /// outbound buffer as they are; returns the stream's own buffer, if it
+  /// had one, for the connection group to keep.
+  func adoptShared(_ framed: FramedMessage) -> [UInt8] {
+    precondition(pendingOutboundBytes == 0, "a shared message adopted behind queued bytes")
+    var own = framed.bytes
+    swap(&own, &outbound)
+    outboundOffset = 0
+    let hadOwn = !outboundIsShared
+    outboundIsShared = true
+    return hadOwn ? own : []
   }
 }

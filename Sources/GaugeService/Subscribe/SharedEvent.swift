@@ -1,3 +1,4 @@
+import GRPCTransport
 import GaugeDomain
 import GaugeWire
 
@@ -5,7 +6,7 @@ import GaugeWire
 /// once, however many subscribers it reaches.
 final class SharedEvent: SubscriptionEvent {
   let change: WidgetChange
-  private var encoded: [UInt8]?
+  private var encoded: FramedMessage?
 
   init(_ change: WidgetChange) {
     self.change = change
@@ -24,8 +25,9 @@ final class SharedEvent: SubscriptionEvent {
     return false
   }
 
-  /// The `WidgetEvent` message.
-  var bytes: [UInt8] {
+  /// The `WidgetEvent` message, framed for gRPC: encoded once for every
+  /// subscriber of the loop that wants it.
+  var framed: FramedMessage {
     if let encoded { return encoded }
     let bytes =
       switch change {
@@ -33,7 +35,8 @@ final class SharedEvent: SubscriptionEvent {
       case .removed(let id, let revision):
         WidgetWire.encodeWidgetEvent(.removed(id: id, revision: revision))
       }
-    encoded = bytes
-    return bytes
+    let framed = FramedMessage(bytes)
+    encoded = framed
+    return framed
   }
 }

@@ -119,7 +119,7 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
   /// at once; otherwise it waits in the queue (coalesced) for `pump`.
   func offer(_ event: SharedEvent) -> Bool {
     if call.pendingOutboundBytes < Self.lowWaterBytes, let direct = queue.takeIfDirect(event) {
-      call.send(message: direct.bytes)
+      call.send(framed: direct.framed)
       return true
     }
     queue.offer(event)
@@ -135,7 +135,7 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
     while call.pendingOutboundBytes < Self.lowWaterBytes, let output = queue.next(nowMs: nowMs) {
       switch output {
       case .event(let event):
-        call.send(message: event.bytes)
+        call.send(framed: event.framed)
       case .synced(let revision):
         call.send(message: WidgetWire.encodeWidgetEvent(.synced(revision: revision)))
         // The snapshot's burst is over; live changes may be rare.
