@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct StreamTableTests {
   @Test func agreesWithADictionaryThroughInsertsAndRemovals() {
-    var table = StreamTable()
+    var table = StreamTable<ServerStream>()
     var model: [Int32: ServerStream] = [:]
     var generator = SystemRandomNumberGenerator()
     // Odd rising ids as clients open them, with runs long enough to wrap

@@ -14,7 +14,7 @@ public final class GRPCClientConnection {
   private let configuration: ClientConfiguration
   private let scheduler: CallScheduler
   private let session: NGHTTP2Session
-  private var streams: [Int32: ClientStream] = [:]
+  private var streams = StreamTable<ClientStream>()
   /// Set once the connection is gone; later calls fail with it at once.
   private var lostStatus: GRPCStatus?
   /// Called when there is output to drain; the owner flushes once per turn.

@@ -11,7 +11,7 @@ public final class GRPCServerConnection {
   static let keptOutboundCapacity = 1024
   let scheduler: CallScheduler
   let session: NGHTTP2Session
-  var streams = StreamTable()
+  var streams = StreamTable<ServerStream>()
   /// Borrowed from the group while a header block arrives.
   private var incomingBlock: IncomingHeaderBlock?
   /// One zlib stream each way for the whole connection, made on first use:
