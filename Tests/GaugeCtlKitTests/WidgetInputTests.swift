@@ -151,4 +151,18 @@ import Testing
       PublishLine.parse("{oops")
         == .invalid("not JSON: expected a member name in quotes, found \"o\" at column 2"))
   }
+
+  /// An id longer than any widget's is refused before it is sent, with the
+  /// server's rule; one of the longest allowed still goes out.
+  @Test func publishLinesWithIdsLongerThanAnyWidgetsAreRefused() {
+    let longest = String(repeating: "a", count: 128)
+    #expect(PublishLine.parse("\(longest) 1") == .item(id: longest, value: 1))
+    let tooLong = longest + "b"
+    let refused = PublishLine.refused(
+      id: tooLong, reason: "id: must be at most 128 characters, got 129")
+    #expect(PublishLine.parse("\(tooLong) 1") == refused)
+    #expect(PublishLine.parse(#"{"id": "\#(tooLong)", "value": 1}"#) == refused)
+    // Other invalid ids are the server's to judge, as for any other line.
+    #expect(PublishLine.parse("not-ok! 1") == .item(id: "not-ok!", value: 1))
+  }
 }

@@ -404,6 +404,22 @@ def test_publish_json_summary_and_a_clean_stream(gaugectl, stub, new_id):
         {"line": 2, "id": "nope", "code": "NOT_FOUND", "message": 'widget "nope" not found'}]
 
 
+def test_publish_rejects_a_huge_id_and_keeps_the_stream(gaugectl, stub, new_id):
+    """A 10 MB id would pass the server's message limit and end the stream
+    for every line after it; it is refused on its own line instead."""
+    wid = new_id()
+    put(stub, widget(wid, content=wpb.Content(value=wpb.Value(value=0))))
+    huge = "a" * 10_000_000
+    result = gaugectl("publish", stdin=f"{wid} 1\n{huge} 2\n{wid} 3\n")
+    assert result.stdout == "published 2 values from 3 lines: 2 accepted, 1 rejected\n"
+    assert failed(result, 1) == [
+        "gaugectl: publish: 1 line was rejected",
+        f"  line 2: {'a' * 32}... (10000000 bytes): INVALID_ARGUMENT: "
+        "id: must be at most 128 characters, got 10000000",
+    ]
+    assert get(stub, wid).content.value.value == 3
+
+
 # --------------------------------------------------------------------------- watch
 
 

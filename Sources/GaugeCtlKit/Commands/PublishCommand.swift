@@ -26,6 +26,12 @@ enum PublishCommand: Command {
     """
   static let flags: [FlagSpec] = []
 
+  /// An id too long to show whole in a report: its start, and how long it was.
+  private static func shortened(_ id: String) -> String {
+    guard id.count > 40 else { return id }
+    return "\(id.prefix(32))... (\(id.utf8.count) bytes)"
+  }
+
   private struct Rejection {
     var line: Int
     var id: String
@@ -59,6 +65,10 @@ enum PublishCommand: Command {
         continue
       case .invalid(let reason):
         local.append(Rejection(line: lineNumber, id: "", code: "UNREADABLE", message: reason))
+      case .refused(let id, let reason):
+        local.append(
+          Rejection(
+            line: lineNumber, id: shortened(id), code: "INVALID_ARGUMENT", message: reason))
       case .item(let id, let value):
         guard stream.send(WidgetWire.encodeValueUpdate(id: id, value: value)) else { break }
         sentLines.append(lineNumber)

@@ -1,9 +1,15 @@
+import GaugeDomain
+
 /// One line of `gaugectl publish` input: `ID VALUE`, or a JSON object
 /// `{"id": "cpu", "value": 42}`. Blank lines and `#` comments are skipped.
 enum PublishLine: Equatable {
   case item(id: String, value: Double)
   case skip
   case invalid(String)
+  /// Readable, but no widget can have this id: longer than any id, it is
+  /// rejected here, with the server's rule. Sent, a long enough one would
+  /// pass the server's message limit and end the whole stream.
+  case refused(id: String, reason: String)
 
   static func parse(_ line: String) -> PublishLine {
     let text = line.trimmingSpaces.trimmingCharacters(in: "\t\r")
@@ -19,7 +25,14 @@ enum PublishLine: Equatable {
     guard let value = Double(fields[1]) else {
       return .invalid("\"\(fields[1])\" is not a number")
     }
-    return .item(id: String(fields[0]), value: value)
+    return checked(id: String(fields[0]), value: value)
+  }
+
+  private static func checked(id: String, value: Double) -> PublishLine {
+    guard id.utf8.count > WidgetID.maxLength, let violation = WidgetID.violation(of: id) else {
+      return .item(id: id, value: value)
+    }
+    return .refused(id: id, reason: WidgetError.invalid([violation]).message)
   }
 
   private static func json(_ text: String) -> PublishLine {
@@ -39,7 +52,7 @@ enum PublishLine: Equatable {
     guard case .number(let value)? = object["value"] else {
       return .invalid("value: expected a number")
     }
-    return .item(id: id, value: value)
+    return checked(id: id, value: value)
   }
 }
 
