@@ -356,6 +356,17 @@ def test_a_second_gauged_on_the_same_data_dir_exits_at_start(data_dir):
         assert first.stop() == 0
 
 
+def test_a_data_dir_named_like_a_sqlite_uri_is_a_plain_directory():
+    """SQLite reads a file name beginning with `file:` as a URI: `file:x`
+    would open `x/gauged.sqlite3`, past the lock taken on `file:x`."""
+    with Running(Path("file:x")) as running:
+        put(running.stub, widget("kept"))
+        cwd = running.server._logdir
+        assert running.stop() == 0
+    assert (cwd / "file:x" / DB).is_file()
+    assert not (cwd / "x").exists()
+
+
 @pytest.mark.parametrize("kind", ["corrupt-header", "directory-in-its-place", "chmod-000"])
 def test_a_data_file_that_cannot_be_opened_exits_at_start(data_dir, kind):
     db = data_dir / DB

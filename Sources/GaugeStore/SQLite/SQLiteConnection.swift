@@ -11,12 +11,16 @@ final class SQLiteConnection: @unchecked Sendable {
   private var handle: OpaquePointer?
   let path: String
 
-  /// Opens `path` read-write, creating it when `create` is set.
+  /// Opens `path` read-write, creating it when `create` is set. `path` is
+  /// a file name, never a URI: Debian's SQLite reads names that begin with
+  /// `file:` as URIs, so `--data-dir file:x` opened `x/gauged.sqlite3`, a
+  /// database another gauged may own, past the lock on `file:x`.
   init(path: String, create: Bool = true) throws(SQLiteError) {
     var database: OpaquePointer?
     let flags =
       SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
-    let code = sqlite3_open_v2(path, &database, flags, nil)
+    let fileName = path.hasPrefix("file:") ? "./" + path : path
+    let code = sqlite3_open_v2(fileName, &database, flags, nil)
     guard code == SQLITE_OK else {
       let error = SQLiteError.last(database, code: code)
       sqlite3_close_v2(database)
