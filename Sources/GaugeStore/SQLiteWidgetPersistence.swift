@@ -10,8 +10,9 @@ import Synchronization
 /// transaction (group commit), the latest value per widget once. Strict
 /// durability answers `whenDurable` after that commit; relaxed answers at
 /// once and the writer commits within the flush interval. A failed commit
-/// fails its waiters with UNAVAILABLE and refuses writes (`writeBlocker`)
-/// until a retry succeeds; reads never touch the file.
+/// answers its waiters UNAVAILABLE, saying their changes are applied but not
+/// yet durable (they stay queued for the retry), and refuses writes
+/// (`writeBlocker`) until a retry succeeds; reads never touch the file.
 public final class SQLiteWidgetPersistence: WidgetPersistence {
   public let databasePath: String
   /// The state the file held, for `InMemoryWidgetStore` to start from.
@@ -109,11 +110,13 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
   }
 
   /// Relaxed mode answers at once: applied in memory is enough, unless the
-  /// file has failed.
+  /// file is failing, and then the answer says the change is applied but not
+  /// yet durable. Asked after the change is applied, so never a refusal.
   public var durabilityIfSettled: Result<Void, WidgetError>? {
     guard options.durability == .relaxed else { return nil }
-    let blocker = queue.withLock { $0.blocker }
-    return blocker.map { .failure($0) } ?? .success(())
+    guard blocked.load(ordering: .acquiring) else { return .success(()) }
+    let failure = queue.withLock { $0.notDurableError }
+    return failure.map { .failure($0) } ?? .success(())
   }
 
   public var writeBlocker: WidgetError? {
@@ -225,11 +228,18 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
         retryDelayMs = 0
         for done in released { done(.success(())) }
       } catch {
-        let failure = WidgetError.unavailable(
-          "the store cannot write to \(databasePath): \(error)")
+        // The changes in this commit are applied and visible already, and
+        // stay queued for the retry; writes from now on are refused before
+        // they are applied. Their answers say which of the two they are.
+        let notDurable = WidgetError.unavailable(
+          "applied but not yet durable: the store cannot write to \(databasePath): \(error); "
+            + "the change stays queued and reaches the file once a retry succeeds")
+        let refusal = WidgetError.unavailable(
+          "not applied: the store cannot write to \(databasePath): \(error)")
         let released = queue.withLock { queue in
           queue.statistics.failedCommits += 1
-          let released = queue.commitFailed(through: through, error: failure)
+          let released = queue.commitFailed(
+            through: through, refusal: refusal, notDurable: notDurable)
           blocked.store(true, ordering: .releasing)
           return released
         }
@@ -239,7 +249,7 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
         }
         carried = batch
         retryDelayMs = min(max(retryDelayMs * 2, 50), 1000)
-        for done in released { done(.failure(failure)) }
+        for done in released { done(.failure(notDurable)) }
         if isClosing {
           failuresWhileClosing += 1
           if failuresWhileClosing >= 3 {

@@ -19,8 +19,11 @@ struct WriteQueue {
   private(set) var committed: UInt64 = 0
   /// In the order they asked, so their targets never decrease.
   private var waiters: [(through: UInt64, done: Waiter)] = []
-  /// Set by a failed commit, cleared by the next one that succeeds.
+  /// Set by a failed commit, cleared by the next one that succeeds: what
+  /// a write is refused with before it is applied, and the answer for one
+  /// applied already (in the failed commit, or in memory while it failed).
   private(set) var diskError: WidgetError?
+  private(set) var notDurableError: WidgetError?
   private(set) var closing = false
   /// The writer thread is waiting for a first change and must be woken.
   var writerIdle = false
@@ -102,13 +105,18 @@ struct WriteQueue {
   mutating func commitSucceeded(through: UInt64) -> [Waiter] {
     committed = max(committed, through)
     diskError = nil
+    notDurableError = nil
     return release(through: committed)
   }
 
-  /// Refuses writes until a commit succeeds; returns the waiters whose
-  /// changes were in the failed commit.
-  mutating func commitFailed(through: UInt64, error: WidgetError) -> [Waiter] {
-    diskError = error
+  /// Refuses writes with `refusal` until a commit succeeds; returns the
+  /// waiters whose changes were in the failed commit, to be answered with
+  /// `notDurable`.
+  mutating func commitFailed(
+    through: UInt64, refusal: WidgetError, notDurable: WidgetError
+  ) -> [Waiter] {
+    diskError = refusal
+    notDurableError = notDurable
     return release(through: through)
   }
 

@@ -80,23 +80,28 @@ import Testing
   @Test func aFailedCommitFailsItsWaitersAndBlocksWritesUntilACommitSucceeds() {
     let answers = Answers()
     var queue = WriteQueue()
-    let full = WidgetError.unavailable("disk full")
+    let full = WidgetError.unavailable("not applied: disk full")
+    let notDurable = WidgetError.unavailable("applied but not yet durable: disk full")
     _ = queue.record(change(1), removedAtMs: 0)
     _ = queue.waitUntilCommitted(answers.waiter(1))
     let taken = queue.take()
     _ = queue.record(change(2), removedAtMs: 0)
     _ = queue.waitUntilCommitted(answers.waiter(2))
 
-    answers.call(queue.commitFailed(through: taken.through, error: full), with: .failure(full))
+    answers.call(
+      queue.commitFailed(through: taken.through, refusal: full, notDurable: notDurable),
+      with: .failure(notDurable))
     #expect(answers.all.map(\.0) == [1])
     #expect(answers.all.map(\.1) == [false])
     #expect(queue.blocker == full)
+    #expect(queue.notDurableError == notDurable)
     // Nothing recorded since has been committed either: still waiting.
     #expect(queue.waitUntilCommitted(answers.waiter(3)) == nil)
 
     let retry = queue.take()
     answers.call(queue.commitSucceeded(through: retry.through), with: .success(()))
     #expect(queue.blocker == nil)
+    #expect(queue.notDurableError == nil)
     #expect(answers.all.map(\.0) == [1, 2, 3])
   }
 

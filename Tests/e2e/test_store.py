@@ -408,8 +408,10 @@ def test_bad_store_flags_are_refused(data_dir):
 # --------------------------------------------------------------------------- a failing disk
 
 
-def write_until_unavailable(stub, prefix: str, limit=2000) -> tuple[list[str], grpc.RpcError]:
-    """Puts big widgets until one is refused; the acknowledged ids and the refusal."""
+def write_until_unavailable(stub, prefix: str, limit=2000) -> tuple[list[str], str, grpc.RpcError]:
+    """Puts big widgets (strict mode: each waits for its commit) until one
+    fails; the acknowledged ids, the failed one and its error. That write was
+    in the commit that failed: it is applied and visible, but not durable."""
     acked = []
     for n in range(limit):
         wid = f"{prefix}-{n}"
@@ -418,7 +420,9 @@ def write_until_unavailable(stub, prefix: str, limit=2000) -> tuple[list[str], g
             acked.append(wid)
         except grpc.RpcError as err:
             assert err.code() == grpc.StatusCode.UNAVAILABLE, (err.code(), err.details())
-            return acked, err
+            assert err.details().startswith("applied but not yet durable: "), err.details()
+            assert get(stub, wid).id == wid
+            return acked, wid, err
     pytest.fail(f"{limit} writes succeeded on a disk that should be full")
 
 
@@ -427,7 +431,9 @@ def assert_reads_work_and_writes_are_refused(stub, acked: list[str]) -> None:
     assert len(listed(stub)) >= len(acked)
     err = rpc_error(put, stub, widget("refused-while-full"))
     assert err.code() == grpc.StatusCode.UNAVAILABLE
+    assert err.details().startswith("not applied: "), err.details()
     assert DB in err.details()
+    assert rpc_error(get, stub, "refused-while-full").code() == grpc.StatusCode.NOT_FOUND
 
 
 def test_a_full_disk_refuses_writes_keeps_reads_and_recovers(data_dir):
@@ -452,7 +458,7 @@ def test_a_full_disk_refuses_writes_keeps_reads_and_recovers(data_dir):
                         f.flush()
                 except OSError:
                     pass  # ENOSPC: the disk is full
-            acked, err = write_until_unavailable(running.stub, "full")
+            acked, applied, err = write_until_unavailable(running.stub, "full")
             assert "full" in err.details(), err.details()
             assert_reads_work_and_writes_are_refused(running.stub, ["before-full", *acked])
             assert running.server.alive()
@@ -473,6 +479,9 @@ def test_a_full_disk_refuses_writes_keeps_reads_and_recovers(data_dir):
             stored = listed(restarted.stub)
             for wid in ["before-full", *acked, "after-full"]:
                 assert wid in stored, f"{wid} was acknowledged but is missing"
+            # Kept queued through the failure, it reached the file with the retry.
+            assert applied in stored
+            assert "refused-while-full" not in stored
             assert restarted.stop() == 0
     finally:
         subprocess.run(["umount", "-l", str(mount)], capture_output=True)
@@ -484,11 +493,12 @@ def test_a_file_size_limit_refuses_writes_and_never_corrupts_the_file(data_dir):
     limit = 256 * 1024
     launcher = ["prlimit", f"--fsize={limit}", "--"]
     with Running(data_dir, "--durability", "strict", launcher=launcher) as running:
-        acked, err = write_until_unavailable(running.stub, "limited")
+        acked, _, err = write_until_unavailable(running.stub, "limited")
         assert acked, "nothing was written before the limit"
         assert "I/O error" in err.details() or "full" in err.details(), err.details()
         assert_reads_work_and_writes_are_refused(running.stub, acked)
-        # What was refused cannot be flushed at exit either: a clear failure, not 0.
+        # The write applied but not durable cannot be flushed at exit either:
+        # a clear failure, not 0.
         assert running.stop() == 1
         assert "could not write the last" in running.server.stderr_path.read_text()
 
