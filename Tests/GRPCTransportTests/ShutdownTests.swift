@@ -116,5 +116,35 @@ import Testing
   @Test func getElsewhereIsMethodNotAllowed() {
     let (response, _) = request(method: "GET", path: "/test.Echo/Echo", contentType: nil)
     #expect(response.header(":status") == "405")
+    #expect(response.header("allow") == "POST")
+    #expect(response.header("content-type") == "application/problem+json")
+    #expect(String(decoding: response.body, as: UTF8.self).contains("\"status\":405"))
+  }
+
+  /// HEAD gets GET's headers and no content: the client session, like
+  /// curl's, resets a HEAD response that carries a body.
+  @Test func headRootGetsTheBannersHeadersWithoutTheBody() {
+    let (get, _) = request(method: "GET", path: "/", contentType: nil)
+    let (head, service) = request(method: "HEAD", path: "/", contentType: nil)
+    #expect(head.header(":status") == "200")
+    #expect(head.header("content-type") == "text/plain; charset=utf-8")
+    #expect(head.header("content-length") == String(get.body.count))
+    #expect(head.body.isEmpty)
+    #expect(head.closed && head.resetCode == nil)
+    #expect(service.handlers.isEmpty)
+  }
+
+  @Test func headElsewhereIsMethodNotAllowedWithoutABody() {
+    let (response, _) = request(method: "HEAD", path: "/test.Echo/Echo", contentType: nil)
+    #expect(response.header(":status") == "405")
+    #expect(response.header("allow") == "POST")
+    #expect(response.body.isEmpty)
+    #expect(response.closed && response.resetCode == nil)
+  }
+
+  @Test func otherMethodsOnRootAreMethodNotAllowed() {
+    let (response, _) = request(method: "PUT", path: "/", contentType: nil)
+    #expect(response.header(":status") == "405")
+    #expect(response.header("allow") == "GET, HEAD, POST")
   }
 }

@@ -66,6 +66,30 @@ def test_method_other_than_post_is_405(server):
     with RawPeer(server.port) as peer:
         sid = plain_request(peer, "GET", GET, "application/grpc")
         assert peer.headers[sid][0][b":status"] == b"405"
+        assert peer.headers[sid][0][b"allow"] == b"POST"
+
+
+@pytest.mark.parametrize("path,status", [("/", b"200"), (GET, b"405")], ids=["root", "method"])
+def test_head_gets_headers_and_no_content(server, path, status):
+    """A body in the answer to HEAD is a protocol error to HTTP/2 clients."""
+    with RawPeer(server.port) as peer:
+        sid = plain_request(peer, "HEAD", path)
+        assert peer.headers[sid][0][b":status"] == status
+        frames = peer.stream_frames(sid)
+        assert not [f for f in frames if isinstance(f, DataFrame)], frames
+        assert "END_STREAM" in frames[0].flags, frames
+
+
+@pytest.mark.skipif(shutil.which("curl") is None, reason="no curl here")
+def test_curl_head_sees_the_banners_headers(server):
+    out = subprocess.run(
+        ["curl", "-sS", "-I", "--max-time", "5", "--http2-prior-knowledge",
+         f"http://{server.address}/"],
+        capture_output=True, text=True, timeout=10,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("HTTP/2 200"), out.stdout
+    assert "content-type: text/plain" in out.stdout
 
 
 @pytest.mark.parametrize(

@@ -179,12 +179,25 @@ public final class GRPCServerConnection {
   // MARK: Dispatch
 
   private func dispatch(_ stream: ServerStream, head: RequestHead, endStream: Bool) {
-    if head.isRootPath, head.method == "GET" || (head.method == "POST" && !head.isGRPC) {
-      respondBanner(stream)
-      return
+    // HEAD gets what GET would, without the content (RFC 9110 section 9.3.2):
+    // a body there is a protocol error to HTTP/2 clients.
+    let headOnly = head.method == "HEAD"
+    if head.isRootPath {
+      if head.method == "GET" || headOnly || (head.method == "POST" && !head.isGRPC) {
+        respondBanner(stream, headOnly: headOnly)
+        return
+      }
+      if head.method != "POST" {
+        respondHTTP(
+          stream, status: 405, title: "Method Not Allowed",
+          detail: "/ answers GET, HEAD and POST", allow: "GET, HEAD, POST")
+        return
+      }
     }
     guard head.method == "POST" else {
-      respondHTTP(stream, status: 405, title: "Method Not Allowed", detail: "gRPC requires POST")
+      respondHTTP(
+        stream, status: 405, title: "Method Not Allowed", detail: "gRPC requires POST",
+        allow: "POST", headOnly: headOnly)
       return
     }
     guard head.isGRPC else {
@@ -359,30 +372,48 @@ public final class GRPCServerConnection {
   }
 
   /// A plain HTTP answer for requests that are not gRPC at all, with an
-  /// RFC 9457 problem body.
-  private func respondHTTP(_ stream: ServerStream, status: Int, title: String, detail: String) {
+  /// RFC 9457 problem body; `allow` lists the methods a 405 would take.
+  private func respondHTTP(
+    _ stream: ServerStream, status: Int, title: String, detail: String, allow: String? = nil,
+    headOnly: Bool = false
+  ) {
     let body =
       "{\"type\":\"about:blank\",\"title\":\"\(title)\",\"status\":\(status),"
       + "\"detail\":\"\(jsonEscaped(detail))\"}"
-    respondPlain(stream, status: status, contentType: "application/problem+json", body: body)
+    respondPlain(
+      stream, status: status, contentType: "application/problem+json", body: body,
+      extraHeaders: allow.map { [HeaderField("allow", $0)] } ?? [], headOnly: headOnly)
   }
 
-  private func respondBanner(_ stream: ServerStream) {
+  private func respondBanner(_ stream: ServerStream, headOnly: Bool) {
     let text = ServerBanner.text(
       serverName: group.configuration.serverName, services: group.router.serviceNames)
-    respondPlain(stream, status: 200, contentType: "text/plain; charset=utf-8", body: text)
+    respondPlain(
+      stream, status: 200, contentType: "text/plain; charset=utf-8", body: text,
+      headOnly: headOnly)
   }
 
-  private func respondPlain(_ stream: ServerStream, status: Int, contentType: String, body: String)
-  {
+  /// `headOnly`: the answer to HEAD, the same headers with the body's
+  /// length and no body, ending the stream with the HEADERS frame.
+  private func respondPlain(
+    _ stream: ServerStream, status: Int, contentType: String, body: String,
+    extraHeaders: [HeaderField] = [], headOnly: Bool = false
+  ) {
     stream.responseStarted = true
+    var headers =
+      [HeaderField(":status", String(status)), HeaderField("content-type", contentType)]
+      + extraHeaders
+    if headOnly {
+      headers.append(HeaderField("content-length", String(body.utf8.count)))
+      session.submitFinalResponse(streamID: stream.id, headers: headers)
+      outputReady()
+      return
+    }
     borrowOutboundBufferIfNone(stream)
     stream.outbound.append(contentsOf: body.utf8)
     queuedResponseBytes += stream.pendingOutboundBytes
     stream.ending = .endStream
-    session.submitResponseHeaders(
-      streamID: stream.id,
-      headers: [HeaderField(":status", String(status)), HeaderField("content-type", contentType)])
+    session.submitResponseHeaders(streamID: stream.id, headers: headers)
     wake(stream)
   }
 
