@@ -24,7 +24,8 @@ struct Options {
       --listen HOST:PORT         Address to serve on (default 127.0.0.1:50051).
                                  Port 0 picks a free port; the bound address is
                                  printed on standard output once serving.
-      --threads N                Event loops, one thread each (default: one per core).
+      --threads N                Event loops, one thread each (default, or 0: one
+                                 per core).
       --compress-responses       Gzip response messages for clients whose
                                  grpc-accept-encoding lists gzip (default: off).
                                  Gzip requests are accepted either way.
@@ -101,6 +102,7 @@ struct Options {
     var rest = arguments[...]
     var diskFlags: [String] = []
     var bufferGiven = false
+    var flushIntervalGiven = false
     while let argument = rest.popFirst() {
       var flag = argument
       var inline: String?
@@ -154,8 +156,10 @@ struct Options {
         guard let number, (0...60_000).contains(number) else { return invalid("0...60000") }
         options.flushIntervalMs = number
         diskFlags.append(flag)
+        flushIntervalGiven = true
       case "--tombstone-retention":
-        guard let milliseconds = DurationText.milliseconds(text) else {
+        // A bare 0 as the timer flags take it; 0s was accepted already.
+        guard let milliseconds = text == "0" ? 0 : DurationText.milliseconds(text) else {
           return invalid("a duration like 24h, 30m, 90s, 500ms or 7d (at most 3650d)")
         }
         options.tombstoneRetentionMs = milliseconds
@@ -201,6 +205,12 @@ struct Options {
     }
     if options.memoryOnly, let flag = diskFlags.first {
       return .exit(code: 2, message: "gauged: \(flag) has no effect with --memory")
+    }
+    if options.durability == .strict, flushIntervalGiven {
+      return .exit(
+        code: 2,
+        message: "gauged: --flush-interval-ms has no effect with --durability strict, "
+          + "which commits at once")
     }
     // One connection must be able to hold a whole request message and the
     // response to it.

@@ -399,10 +399,20 @@ def test_bad_store_flags_are_refused(data_dir):
         (["--tombstone-retention", "24"], '--tombstone-retention: "24" is not a duration'),
         (["--flush-interval-ms", "-1"], '--flush-interval-ms: "-1" is not 0...60000'),
         (["--memory", "--data-dir", str(data_dir)], "--data-dir has no effect with --memory"),
+        (["--durability", "strict", "--flush-interval-ms", "5"],
+         "--flush-interval-ms has no effect with --durability strict"),
+        (["--flush-interval-ms=5", "--durability=strict"],
+         "--flush-interval-ms has no effect with --durability strict"),
     ]:
         result = gauged(*args)
         assert result.returncode == 2, (args, result)
         assert fragment in result.stderr, (args, result.stderr)
+
+
+def test_a_bare_zero_tombstone_retention_is_taken_like_0s(data_dir):
+    with Running(data_dir, "--tombstone-retention", "0") as running:
+        put(running.stub, widget("kept"))
+        assert running.stop() == 0
 
 
 # --------------------------------------------------------------------------- a failing disk
