@@ -98,6 +98,23 @@ extension InMemoryHTTP2Client.Response {
 private let zeros = [UInt8](repeating: 0, count: 50_000)
 
 @Suite struct CompressionTests {
+  /// `test.Zip/<method>` called twice on a server that compresses
+  /// responses: by a client that accepts gzip, and by one that does not.
+  private func answersWithAndWithoutGzip(method: String, request: [UInt8]) -> (
+    gzip: InMemoryHTTP2Client.Response, identity: InMemoryHTTP2Client.Response
+  ) {
+    let (client, _) = makeZipConnection { $0.compressResponses = true }
+    let path = "/test.Zip/\(method)"
+    let gzipped = client.start(
+      headers: InMemoryHTTP2Client.grpcHeaders(
+        path: path, extra: [("grpc-accept-encoding", "gzip")]),
+      body: framed(request))
+    let plain = client.start(
+      headers: InMemoryHTTP2Client.grpcHeaders(path: path), body: framed(request))
+    client.exchange()
+    return (client.responses[gzipped]!, client.responses[plain]!)
+  }
+
   @Test func gzipRequestsAreInflatedAndReportedAsCompressed() {
     let (client, service) = makeZipConnection()
     let stream = client.start(
@@ -190,18 +207,9 @@ private let zeros = [UInt8](repeating: 0, count: 50_000)
   /// A message framed once for many streams is still compressed for a
   /// stream that negotiated gzip, and sent as framed to one that did not.
   @Test func framedMessagesAreCompressedWhereNegotiated() {
-    let (client, _) = makeZipConnection { $0.compressResponses = true }
-    let gzipped = client.start(
-      headers: InMemoryHTTP2Client.grpcHeaders(
-        path: "/test.Zip/Framed", extra: [("grpc-accept-encoding", "gzip")]),
-      body: framed(zeros))
-    let plain = client.start(
-      headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Zip/Framed"), body: framed(zeros))
-    client.exchange()
-    let compressed = client.responses[gzipped]!
+    let (compressed, identity) = answersWithAndWithoutGzip(method: "Framed", request: zeros)
     #expect(compressed.flaggedMessages.map(\.compressed) == [true])
     #expect(compressed.flaggedMessages.first.flatMap { gunzip($0.bytes) } == zeros)
-    let identity = client.responses[plain]!
     #expect(identity.flaggedMessages.map(\.compressed) == [false])
     #expect(identity.messages == [zeros])
   }
@@ -221,19 +229,11 @@ private let zeros = [UInt8](repeating: 0, count: 50_000)
 
   @Test func messagesWrittenInPlaceAreFramedAndCompressedLikeOthers() {
     let message = (0..<3000).map { UInt8(truncatingIfNeeded: $0 % 7) }
-    let (client, _) = makeZipConnection { $0.compressResponses = true }
-    let gzipped = client.start(
-      headers: InMemoryHTTP2Client.grpcHeaders(
-        path: "/test.Zip/InPlace", extra: [("grpc-accept-encoding", "gzip")]),
-      body: framed(message))
-    let plain = client.start(
-      headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Zip/InPlace"), body: framed(message))
-    client.exchange()
-    let compressed = client.responses[gzipped]!
+    let (compressed, uncompressed) = answersWithAndWithoutGzip(
+      method: "InPlace", request: message)
     #expect(compressed.flaggedMessages.map(\.compressed) == [true, true])
     #expect(compressed.flaggedMessages.map { gunzip($0.bytes) } == [message, message.reversed()])
     #expect(compressed.grpcStatus == 0)
-    let uncompressed = client.responses[plain]!
     #expect(uncompressed.flaggedMessages.map(\.compressed) == [false, false])
     #expect(uncompressed.messages == [message, message.reversed()])
     #expect(uncompressed.grpcStatus == 0)

@@ -41,14 +41,9 @@ enum ConnectionsScenario {
     line.add("connections", options.connections)
     line.add("loops", "\(subscriberLoops.count)+1")
     line.add("setup_s", setupSeconds, decimals: 2)
-    line.add("rounds", options.rounds)
-    line.add("rounds_reaching_all", complete)
-    line.add("delivered", delivery.deliveredEver)
-    line.add("expected", UInt64(options.rounds) * UInt64(options.connections))
-    line.add(latency: delivery.latency, prefix: "")
-    line.add("subscriber_failures", delivery.failed)
-    meter.report(into: &line)
-    meter.report(per: "delivery", count: delivery.deliveredEver, into: &line)
+    line.addRounds(
+      options.rounds, reachingAll: complete, connections: options.connections,
+      delivery: delivery, meter: meter)
     if let failure = failures.first ?? delivery.firstFailure { line.add("first_failure", failure) }
     return line
   }

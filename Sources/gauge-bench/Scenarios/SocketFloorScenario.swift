@@ -50,14 +50,9 @@ enum SocketFloorScenario {
     line.add("loops", options.loops)
     line.add("message_bytes", options.messageBytes)
     line.add("setup_s", setupSeconds, decimals: 2)
-    line.add("rounds", options.rounds)
-    line.add("rounds_reaching_all", complete)
-    line.add("delivered", delivery.deliveredEver)
-    line.add("expected", UInt64(options.rounds) * UInt64(options.connections))
-    line.add(latency: delivery.latency, prefix: "")
-    line.add("subscriber_failures", delivery.failed)
-    meter.report(into: &line)
-    meter.report(per: "delivery", count: delivery.deliveredEver, into: &line)
+    line.addRounds(
+      options.rounds, reachingAll: complete, connections: options.connections,
+      delivery: delivery, meter: meter)
     if let failure = delivery.firstFailure { line.add("first_failure", failure) }
     return line
   }
