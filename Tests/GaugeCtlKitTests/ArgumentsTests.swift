@@ -46,6 +46,16 @@ import Testing
     #expect(DurationText.parse("1.5") == .milliseconds(1500))
     #expect(DurationText.parse("0") == nil)
     #expect(DurationText.parse("soon") == nil)
+    // Only plain decimals, though Double reads more.
+    for text in ["0x1s", "1e3", "+5", "5.", ".5s", "inf", "1.2.3s", "s", ""] {
+      let expected: Duration? =
+        switch text {
+        case "5.": .seconds(5)
+        case ".5s": .milliseconds(500)
+        default: nil
+        }
+      #expect(DurationText.parse(text) == expected, "\(text)")
+    }
   }
 
   @Test func globalOptionsFromFlagsAndEnvironment() throws {

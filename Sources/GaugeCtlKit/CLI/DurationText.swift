@@ -12,7 +12,11 @@ enum DurationText {
       scale = unit.seconds
       break
     }
-    guard let amount = Double(number), amount.isFinite, amount > 0 else { return nil }
+    // Plain decimals only: Double also reads 0x1p3, 1e3 and +5.
+    guard number.utf8.allSatisfy({ $0 == UInt8(ascii: ".") || (48...57).contains($0) }),
+      number.utf8.contains(where: { (48...57).contains($0) }),
+      let amount = Double(number), amount.isFinite, amount > 0
+    else { return nil }
     let milliseconds = (amount * scale * 1000).rounded(.up)
     guard milliseconds < 1e12 else { return nil }
     return .milliseconds(Int64(milliseconds))
