@@ -5,7 +5,9 @@ import Synchronization
 /// The data directory, created when missing and held with an exclusive
 /// `flock` on `gauged.lock` for as long as this value lives, so a second
 /// gauged on the same directory fails at start instead of interleaving
-/// writes. The lock is released by the kernel if the process dies.
+/// writes. The directory itself is locked too, where the file system
+/// allows it: a lock file deleted by hand would otherwise let a second
+/// gauged in. The kernel releases both if the process dies.
 final class DataDirectory: Sendable {
   static let lockFileName = "gauged.lock"
   static let databaseFileName = "gauged.sqlite3"
@@ -13,6 +15,9 @@ final class DataDirectory: Sendable {
   let path: String
   /// -1 once released.
   private let lockDescriptor: Mutex<Int32>
+  /// The directory's own descriptor, locked; -1 when released or when the
+  /// file system does not lock directories.
+  private let directoryDescriptor: Mutex<Int32>
 
   init(path: String) throws(StoreError) {
     self.path = path
@@ -39,7 +44,35 @@ final class DataDirectory: Sendable {
       Syscall.close(fd: descriptor)
       throw StoreError("data dir \(path) is in use by another gauged (\(lockPath) is locked)")
     }
+    let directory: Int32
+    switch Self.lockDirectory(path) {
+    case .held(let descriptor): directory = descriptor
+    case .unsupported: directory = -1
+    case .busy:
+      Syscall.close(fd: descriptor)
+      throw StoreError("data dir \(path) is in use by another gauged (the directory is locked)")
+    }
     self.lockDescriptor = Mutex(descriptor)
+    self.directoryDescriptor = Mutex(directory)
+  }
+
+  private enum DirectoryLock {
+    case held(Int32)
+    /// The file system does not lock directories; the lock file guards it.
+    case unsupported
+    case busy
+  }
+
+  private static func lockDirectory(_ path: String) -> DirectoryLock {
+    guard let descriptor = try? Syscall.open(path: path, flags: O_RDONLY | O_DIRECTORY) else {
+      return .unsupported
+    }
+    let locked = Result { () throws(IOError) in try Syscall.tryLockExclusive(fd: descriptor) }
+    guard case .success(true) = locked else {
+      Syscall.close(fd: descriptor)
+      return locked == .success(false) ? .busy : .unsupported
+    }
+    return .held(descriptor)
   }
 
   deinit {
@@ -53,6 +86,11 @@ final class DataDirectory: Sendable {
       return descriptor
     }
     if descriptor >= 0 { Syscall.close(fd: descriptor) }
+    let directory = directoryDescriptor.withLock { directory in
+      defer { directory = -1 }
+      return directory
+    }
+    if directory >= 0 { Syscall.close(fd: directory) }
   }
 
   var databasePath: String { Self.join(path, Self.databaseFileName) }

@@ -356,6 +356,15 @@ def test_a_second_gauged_on_the_same_data_dir_exits_at_start(data_dir):
         assert first.stop() == 0
 
 
+def test_a_deleted_lock_file_does_not_let_a_second_gauged_in(data_dir):
+    with Running(data_dir) as first:
+        (data_dir / "gauged.lock").unlink()
+        result = gauged("--data-dir", str(data_dir))
+        assert_refused_at_start(result, "in use by another gauged", "the directory is locked")
+        put(first.stub, widget("still-serving"))
+        assert first.stop() == 0
+
+
 def test_a_data_dir_named_like_a_sqlite_uri_is_a_plain_directory():
     """SQLite reads a file name beginning with `file:` as a URI: `file:x`
     would open `x/gauged.sqlite3`, past the lock taken on `file:x`."""
