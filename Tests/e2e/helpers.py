@@ -243,8 +243,13 @@ class RawH2:
         return self.wait(sid)
 
     def wait(self, sid: int) -> RawResponse:
+        return self.read_until(sid, lambda resp: resp.ended)
+
+    def read_until(self, sid: int, done) -> RawResponse:
+        """Reads until `done(response)` holds (a stream that does not end,
+        like Subscribe, is read this way)."""
         resp = self.responses[sid]
-        while not resp.ended:
+        while not done(resp):
             chunk = self.sock.recv(65536)
             if not chunk:
                 raise ConnectionError("server closed the connection mid-response")

@@ -17,6 +17,7 @@ from helpers import TIMEOUT, RawH2, get, grpc_frame, put, rpc_error, widget
 
 PUT = "/gauge.v1.WidgetService/PutWidget"
 GET = "/gauge.v1.WidgetService/GetWidget"
+SUBSCRIBE = "/gauge.v1.WidgetService/Subscribe"
 
 
 def flagged_messages(data: bytes) -> list[tuple[bool, bytes]]:
@@ -139,3 +140,35 @@ def test_responses_stay_plain_unless_both_sides_agree(compressing_server, server
         [(compressed, body)] = flagged_messages(resp.data)
         assert not compressed
         assert spb.PutWidgetResponse.FromString(body).created
+
+
+def test_subscribers_get_one_event_compressed_or_plain_as_each_agreed(compressing_server, new_id):
+    """A live event is framed once for every subscriber of a loop; one that
+    accepts gzip still gets it compressed, and one that does not, plain."""
+    from gauge.v1 import widget_service_pb2_grpc
+
+    wid = new_id()
+    request = grpc_frame(spb.SubscribeRequest(ids=[wid]).SerializeToString())
+    with grpc.insecure_channel(compressing_server.address) as ch, \
+            RawH2(compressing_server.port) as raw:
+        stub = widget_service_pb2_grpc.WidgetServiceStub(ch)
+        put(stub, widget(wid, name="z" * 250))
+        zipped = raw.start(SUBSCRIBE, extra=[("grpc-accept-encoding", "gzip")])
+        raw.send(zipped, request, end=True)
+        plain = raw.start(SUBSCRIBE, extra=[("grpc-accept-encoding", "identity")])
+        raw.send(plain, request, end=True)
+
+        def has(count):
+            return lambda resp: len(flagged_messages(resp.data)) >= count
+
+        for sid in (zipped, plain):  # the snapshot's upsert, then synced
+            raw.read_until(sid, has(2))
+        changed = stub.UpdateWidget(spb.UpdateWidgetRequest(id=wid, name="y" * 250),
+                                    timeout=TIMEOUT)
+        for sid in (zipped, plain):
+            raw.read_until(sid, has(3))
+            compressed, body = flagged_messages(raw.responses[sid].data)[2]
+            assert compressed == (sid == zipped)
+            event = spb.WidgetEvent.FromString(gzip.decompress(body) if compressed else body)
+            assert event.upsert.name == "y" * 250
+            assert event.revision == changed.revision
