@@ -54,51 +54,49 @@ extension WidgetWire {
   /// `content.<template>.value` of a `gauge.v1.Widget`, wrapped so that
   /// "no value" and "malformed" (nil) differ.
   private static func templateValue(ofWidget bytes: UnsafeRawBufferPointer) -> Double?? {
-    var reader = WireReader(bytes)
-    var value: Double?
-    while !reader.isAtEnd {
-      guard let key = reader.nextKey() else { return nil }
-      guard key == WireReader.key(3, .lengthDelimited) else {
-        guard reader.skipValue(ofKey: key) else { return nil }
-        continue
-      }
-      guard let content = reader.lengthDelimited(), let found = templateValue(ofContent: content)
-      else { return nil }
-      value = found
+    lastValue(in: bytes, of: { $0 == WireReader.key(3, .lengthDelimited) }) { reader in
+      reader.lengthDelimited().flatMap(templateValue(ofContent:))
     }
-    return .some(value)
   }
 
   /// Gauge (1), Progress (2) and Value (3) all keep their value in field 1.
   private static func templateValue(ofContent bytes: UnsafeRawBufferPointer) -> Double?? {
-    var reader = WireReader(bytes)
-    var value: Double?
-    while !reader.isAtEnd {
-      guard let key = reader.nextKey() else { return nil }
-      switch key {
-      case WireReader.key(1, .lengthDelimited), WireReader.key(2, .lengthDelimited),
-        WireReader.key(3, .lengthDelimited):
-        guard let template = reader.lengthDelimited(), let found = templateValue(of: template)
-        else { return nil }
-        value = found
-      default:
-        guard reader.skipValue(ofKey: key) else { return nil }
+    lastValue(
+      in: bytes,
+      of: {
+        $0 == WireReader.key(1, .lengthDelimited) || $0 == WireReader.key(2, .lengthDelimited)
+          || $0 == WireReader.key(3, .lengthDelimited)
       }
+    ) { reader in
+      reader.lengthDelimited().flatMap(templateValue(of:))
     }
-    return .some(value)
   }
 
   private static func templateValue(of bytes: UnsafeRawBufferPointer) -> Double?? {
+    lastValue(in: bytes, of: { $0 == WireReader.key(1, .fixed64) }) { reader in
+      reader.fixed64().map { .some(Double(bitPattern: $0)) }
+    }
+  }
+
+  /// What `read` makes of the last field whose key `wanted` accepts (the
+  /// last one wins, as protobuf merges); the others are stepped over. Nil
+  /// when the message or a wanted field is malformed. Always inlined: with
+  /// its closures left as calls, the peek took twice as long.
+  @inline(__always)
+  private static func lastValue(
+    in bytes: UnsafeRawBufferPointer, of wanted: (UInt64) -> Bool,
+    read: (inout WireReader) -> Double??
+  ) -> Double?? {
     var reader = WireReader(bytes)
     var value: Double?
     while !reader.isAtEnd {
       guard let key = reader.nextKey() else { return nil }
-      if key == WireReader.key(1, .fixed64) {
-        guard let bits = reader.fixed64() else { return nil }
-        value = Double(bitPattern: bits)
-      } else {
+      guard wanted(key) else {
         guard reader.skipValue(ofKey: key) else { return nil }
+        continue
       }
+      guard let found = read(&reader) else { return nil }
+      value = found
     }
     return .some(value)
   }
