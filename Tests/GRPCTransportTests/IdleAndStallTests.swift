@@ -4,15 +4,28 @@ import Testing
 
 @testable import GRPCTransport
 
+/// Runs the clock to `margin` short of `deadline` (counted from now), where
+/// the connection must still be open and have sent no new GOAWAY, then on
+/// to the deadline; returns the GOAWAY sent then, if one was.
+private func goAwayAtDeadline(
+  _ client: InMemoryHTTP2Client, _ scheduler: ManualScheduler, after deadline: Duration,
+  margin: Duration, sourceLocation: SourceLocation = #_sourceLocation
+) -> InMemoryHTTP2Client.GoAway? {
+  let sent = client.goAways.count
+  scheduler.advance(by: deadline - margin)
+  client.exchange()
+  #expect(client.goAways.count == sent, sourceLocation: sourceLocation)
+  #expect(client.server.isAlive, sourceLocation: sourceLocation)
+  scheduler.advance(by: margin)
+  client.exchange()
+  return client.goAways.count > sent ? client.goAways.last : nil
+}
+
 @Suite struct IdleTimeoutTests {
   @Test func connectionWithoutStreamsIsClosedAfterTheIdleTimeout() {
     let (client, _, scheduler) = makeConnection { $0.idleTimeout = .seconds(60) }
     client.exchange()
-    scheduler.advance(by: .seconds(59))
-    client.exchange()
-    #expect(client.goAways.isEmpty)
-    scheduler.advance(by: .seconds(1))
-    client.exchange()
+    _ = goAwayAtDeadline(client, scheduler, after: .seconds(60), margin: .seconds(1))
     #expect(
       client.goAways == [
         .init(lastStreamID: 0, errorCode: NGHTTP2_NO_ERROR.rawValue, debug: "max_idle")
@@ -31,12 +44,8 @@ import Testing
     #expect(client.goAways.isEmpty)
     client.reset(stream)
     client.exchange()
-    scheduler.advance(by: .seconds(59))
-    client.exchange()
-    #expect(client.goAways.isEmpty)
-    scheduler.advance(by: .seconds(1))
-    client.exchange()
-    #expect(client.goAways.last?.debug == "max_idle")
+    let goAway = goAwayAtDeadline(client, scheduler, after: .seconds(60), margin: .seconds(1))
+    #expect(goAway?.debug == "max_idle")
   }
 
   @Test func noIdleTimeoutKeepsTheConnection() {
@@ -71,13 +80,10 @@ import Testing
     #expect(call.pendingOutboundBytes > 0)
     // The clock starts once the first window's worth is out and the rest
     // waits for the peer.
-    scheduler.advance(by: .seconds(59))
-    client.exchange()
     #expect(client.goAways.isEmpty)
-    scheduler.advance(by: .seconds(1))
-    client.exchange()
-    #expect(client.goAways.last?.errorCode == NGHTTP2_ENHANCE_YOUR_CALM.rawValue)
-    #expect(client.goAways.last?.debug.hasPrefix("write stalled") == true)
+    let goAway = goAwayAtDeadline(client, scheduler, after: .seconds(60), margin: .seconds(1))
+    #expect(goAway?.errorCode == NGHTTP2_ENHANCE_YOUR_CALM.rawValue)
+    #expect(goAway?.debug.hasPrefix("write stalled") == true)
     #expect(!client.server.isAlive)
   }
 
@@ -88,41 +94,44 @@ import Testing
     // Its trailers would wait behind data it does not read.
     call.finish(GRPCStatus(.unavailable, "the server is shutting down"))
     client.exchange()
-    scheduler.advance(by: .milliseconds(900))
-    client.exchange()
-    #expect(client.server.isAlive)
-    scheduler.advance(by: .milliseconds(100))
-    client.exchange()
+    let goAway = goAwayAtDeadline(
+      client, scheduler, after: .seconds(1), margin: .milliseconds(100))
     // Not the peer's fault, so not ENHANCE_YOUR_CALM.
-    #expect(client.goAways.last?.errorCode == NGHTTP2_NO_ERROR.rawValue)
-    #expect(client.goAways.last?.debug.contains("took no response data") == true)
+    #expect(goAway?.errorCode == NGHTTP2_NO_ERROR.rawValue)
+    #expect(goAway?.debug.contains("took no response data") == true)
     #expect(!client.server.isAlive)
+  }
+
+  /// Takes what the stalled stream has, a pause at a time, six times;
+  /// returns the response so far.
+  private func readSlowly(
+    _ client: InMemoryHTTP2Client, _ scheduler: ManualScheduler, _ stream: Int32,
+    pausing pause: Duration
+  ) -> InMemoryHTTP2Client.Response {
+    for _ in 0..<6 {
+      scheduler.advance(by: pause)
+      client.consumeAll()
+      client.exchange()
+    }
+    return client.responses[stream]!
   }
 
   @Test func duringShutdownAReaderThatKeepsTakingIsWaitedFor() {
     let (client, call, scheduler, stream) = stalledStream()
     client.server.beginShutdown()
     call.finish(.ok)
-    for _ in 0..<6 {
-      scheduler.advance(by: .milliseconds(900))
-      client.consumeAll()
-      client.exchange()
-    }
-    #expect(client.responses[stream]!.body.count == 200_005)
-    #expect(client.responses[stream]!.grpcStatus == 0)
+    let response = readSlowly(client, scheduler, stream, pausing: .milliseconds(900))
+    #expect(response.body.count == 200_005)
+    #expect(response.grpcStatus == 0)
   }
 
   @Test func slowReaderThatKeepsTakingIsServed() {
     let (client, call, scheduler, stream) = stalledStream()
     call.finish(.ok)
-    for _ in 0..<6 {
-      scheduler.advance(by: .seconds(50))
-      client.consumeAll()
-      client.exchange()
-    }
+    let response = readSlowly(client, scheduler, stream, pausing: .seconds(50))
     #expect(client.goAways.isEmpty)
-    #expect(client.responses[stream]!.body.count == 200_005)
-    #expect(client.responses[stream]!.grpcStatus == 0)
+    #expect(response.body.count == 200_005)
+    #expect(response.grpcStatus == 0)
   }
 
   @Test func socketThatTakesNothingIsAbandoned() {
