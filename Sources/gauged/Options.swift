@@ -102,7 +102,6 @@ struct Options {
     var rest = arguments[...]
     var diskFlags: [String] = []
     var bufferGiven = false
-    var flushIntervalGiven = false
     while let argument = rest.popFirst() {
       var flag = argument
       var inline: String?
@@ -156,7 +155,6 @@ struct Options {
         guard let number, (0...60_000).contains(number) else { return invalid("0...60000") }
         options.flushIntervalMs = number
         diskFlags.append(flag)
-        flushIntervalGiven = true
       case "--tombstone-retention":
         // A bare 0 as the timer flags take it; 0s was accepted already.
         guard let milliseconds = text == "0" ? 0 : DurationText.milliseconds(text) else {
@@ -206,7 +204,7 @@ struct Options {
     if options.memoryOnly, let flag = diskFlags.first {
       return .exit(code: 2, message: "gauged: \(flag) has no effect with --memory")
     }
-    if options.durability == .strict, flushIntervalGiven {
+    if options.durability == .strict, diskFlags.contains("--flush-interval-ms") {
       return .exit(
         code: 2,
         message: "gauged: --flush-interval-ms has no effect with --durability strict, "
