@@ -231,15 +231,10 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
         // The changes in this commit are applied and visible already, and
         // stay queued for the retry; writes from now on are refused before
         // they are applied. Their answers say which of the two they are.
-        let notDurable = WidgetError.unavailable(
-          "applied but not yet durable: the store cannot write to \(databasePath): \(error); "
-            + "the change stays queued and reaches the file once a retry succeeds")
-        let refusal = WidgetError.unavailable(
-          "not applied: the store cannot write to \(databasePath): \(error)")
+        let failure = "the store cannot write to \(databasePath): \(error)"
         let released = queue.withLock { queue in
           queue.statistics.failedCommits += 1
-          let released = queue.commitFailed(
-            through: through, refusal: refusal, notDurable: notDurable)
+          let released = queue.commitFailed(through: through, failure: failure)
           blocked.store(true, ordering: .releasing)
           return released
         }
@@ -249,6 +244,7 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
         }
         carried = batch
         retryDelayMs = min(max(retryDelayMs * 2, 50), 1000)
+        let notDurable = WriteQueue.notDurable(failure)
         for done in released { done(.failure(notDurable)) }
         if isClosing {
           failuresWhileClosing += 1

@@ -19,11 +19,8 @@ struct WriteQueue {
   private(set) var committed: UInt64 = 0
   /// In the order they asked, so their targets never decrease.
   private var waiters: [(through: UInt64, done: Waiter)] = []
-  /// Set by a failed commit, cleared by the next one that succeeds: what
-  /// a write is refused with before it is applied, and the answer for one
-  /// applied already (in the failed commit, or in memory while it failed).
-  private(set) var diskError: WidgetError?
-  private(set) var notDurableError: WidgetError?
+  /// Why the last commit failed; cleared by the next one that succeeds.
+  private(set) var diskFailure: String?
   private(set) var closing = false
   /// The writer thread is waiting for a first change and must be woken.
   var writerIdle = false
@@ -35,7 +32,20 @@ struct WriteQueue {
 
   /// What a write must fail with before it is applied, if anything.
   var blocker: WidgetError? {
-    closing ? .unavailable("the store is closed") : diskError
+    if closing { return .unavailable("the store is closed") }
+    return diskFailure.map { .unavailable("not applied: \($0)") }
+  }
+
+  /// The answer for a change applied already while the disk fails (in the
+  /// commit that failed, or in memory meanwhile): it stays queued.
+  var notDurableError: WidgetError? {
+    diskFailure.map(Self.notDurable)
+  }
+
+  static func notDurable(_ failure: String) -> WidgetError {
+    .unavailable(
+      "applied but not yet durable: \(failure); "
+        + "the change stays queued and reaches the file once a retry succeeds")
   }
 
   /// Queues a change; true when the writer must be woken for it. `now`
@@ -104,19 +114,14 @@ struct WriteQueue {
   /// Returns the waiters the commit satisfied.
   mutating func commitSucceeded(through: UInt64) -> [Waiter] {
     committed = max(committed, through)
-    diskError = nil
-    notDurableError = nil
+    diskFailure = nil
     return release(through: committed)
   }
 
-  /// Refuses writes with `refusal` until a commit succeeds; returns the
-  /// waiters whose changes were in the failed commit, to be answered with
-  /// `notDurable`.
-  mutating func commitFailed(
-    through: UInt64, refusal: WidgetError, notDurable: WidgetError
-  ) -> [Waiter] {
-    diskError = refusal
-    notDurableError = notDurable
+  /// Refuses writes until a commit succeeds; returns the waiters whose
+  /// changes were in the failed commit, to be answered `notDurableError`.
+  mutating func commitFailed(through: UInt64, failure: String) -> [Waiter] {
+    diskFailure = failure
     return release(through: through)
   }
 

@@ -81,7 +81,9 @@ import Testing
     let answers = Answers()
     var queue = WriteQueue()
     let full = WidgetError.unavailable("not applied: disk full")
-    let notDurable = WidgetError.unavailable("applied but not yet durable: disk full")
+    let notDurable = WidgetError.unavailable(
+      "applied but not yet durable: disk full; "
+        + "the change stays queued and reaches the file once a retry succeeds")
     _ = queue.record(change(1), removedAtMs: 0)
     _ = queue.waitUntilCommitted(answers.waiter(1))
     let taken = queue.take()
@@ -89,7 +91,7 @@ import Testing
     _ = queue.waitUntilCommitted(answers.waiter(2))
 
     answers.call(
-      queue.commitFailed(through: taken.through, refusal: full, notDurable: notDurable),
+      queue.commitFailed(through: taken.through, failure: "disk full"),
       with: .failure(notDurable))
     #expect(answers.all.map(\.0) == [1])
     #expect(answers.all.map(\.1) == [false])
