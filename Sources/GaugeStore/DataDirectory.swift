@@ -81,16 +81,17 @@ final class DataDirectory: Sendable {
 
   /// Lets another gauged have the directory.
   func release() {
-    let descriptor = lockDescriptor.withLock { descriptor in
+    Self.close(lockDescriptor)
+    Self.close(directoryDescriptor)
+  }
+
+  /// Closes the descriptor once, however many times it is asked.
+  private static func close(_ held: borrowing Mutex<Int32>) {
+    let descriptor = held.withLock { descriptor in
       defer { descriptor = -1 }
       return descriptor
     }
     if descriptor >= 0 { Syscall.close(fd: descriptor) }
-    let directory = directoryDescriptor.withLock { directory in
-      defer { directory = -1 }
-      return directory
-    }
-    if directory >= 0 { Syscall.close(fd: directory) }
   }
 
   var databasePath: String { Self.join(path, Self.databaseFileName) }
