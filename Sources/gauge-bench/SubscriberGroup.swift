@@ -34,7 +34,7 @@ final class SubscriberGroup {
   let window: MeasureWindow
   private(set) var tally = DeliveryTally()
   private var onAllSynced: (() -> Void)?
-  private var deliveryWaiter: (target: UInt64, callback: () -> Void)?
+  private var deliveryWaiter = DeliveryWaiter()
   /// When the chunk being read arrived: the clock is read once per chunk,
   /// for the first event in it.
   private var arrivedAt: UInt64?
@@ -94,11 +94,7 @@ final class SubscriberGroup {
   /// Runs `callback` once `deliveredEver` reaches `target` (at once when it
   /// already has).
   func whenDelivered(atLeast target: UInt64, _ callback: @escaping () -> Void) {
-    if tally.deliveredEver >= target {
-      callback()
-    } else {
-      deliveryWaiter = (target, callback)
-    }
+    deliveryWaiter.wait(until: target, delivered: tally.deliveredEver, callback)
   }
 
   fileprivate func synced() {
@@ -115,10 +111,7 @@ final class SubscriberGroup {
       let sent = UInt64(max(0, sentAt))
       tally.latency.record(now > sent ? now - sent : 0)
     }
-    if let waiter = deliveryWaiter, tally.deliveredEver >= waiter.target {
-      deliveryWaiter = nil
-      waiter.callback()
-    }
+    deliveryWaiter.delivered(tally.deliveredEver)
   }
 
   fileprivate func ended(_ status: GRPCStatus, wasSynced: Bool) {

@@ -9,7 +9,7 @@ final class SocketFloorReceivers {
   private var connections: [SocketFloorReceiver] = []
   private var unregistered = 0
   private var onAllRegistered: (() -> Void)?
-  private var deliveryWaiter: (target: UInt64, callback: () -> Void)?
+  private var deliveryWaiter = DeliveryWaiter()
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
 
   init(messageBytes: Int) {
@@ -40,11 +40,7 @@ final class SocketFloorReceivers {
   }
 
   func whenDelivered(atLeast target: UInt64, _ callback: @escaping () -> Void) {
-    if tally.deliveredEver >= target {
-      callback()
-    } else {
-      deliveryWaiter = (target, callback)
-    }
+    deliveryWaiter.wait(until: target, delivered: tally.deliveredEver, callback)
   }
 
   func close() {
@@ -61,10 +57,7 @@ final class SocketFloorReceivers {
     tally.deliveredEver += 1
     tally.delivered += 1
     tally.latency.record(arrivedAt > sentAt ? arrivedAt - sentAt : 0)
-    if let waiter = deliveryWaiter, tally.deliveredEver >= waiter.target {
-      deliveryWaiter = nil
-      waiter.callback()
-    }
+    deliveryWaiter.delivered(tally.deliveredEver)
   }
 
   fileprivate func failed(_ reason: String) {
