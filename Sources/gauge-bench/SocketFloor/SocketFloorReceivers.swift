@@ -16,6 +16,10 @@ final class SocketFloorReceivers {
     self.messageBytes = messageBytes
   }
 
+  deinit {
+    readBuffer.deallocate()
+  }
+
   /// Connects `count` connections on `loop` and says what each is for;
   /// `ready` runs once the server has registered every one.
   func connect(

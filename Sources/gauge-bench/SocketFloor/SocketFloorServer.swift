@@ -58,6 +58,11 @@ final class FloorLoop {
     message.initializeMemory(as: UInt8.self, repeating: 0)
   }
 
+  deinit {
+    message.deallocate()
+    readBuffer.deallocate()
+  }
+
   func add(_ subscriber: ConnectedSocket) {
     subscribers.append(subscriber)
   }
