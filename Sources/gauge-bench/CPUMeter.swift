@@ -12,8 +12,7 @@ struct CPUMeter {
   private var serverAtStart: Double?
   private var selfWaitAtStart: RunQueueWait?
   private var serverWaitAtStart: RunQueueWait?
-  private(set) var loadPercent: Double?
-  private(set) var serverPercent: Double?
+  private var wallSeconds = 0.0
   private(set) var loadSeconds: Double?
   private(set) var serverSeconds: Double?
   private(set) var loadWait: (percent: Double, meanMicros: Double)?
@@ -35,6 +34,7 @@ struct CPUMeter {
     let wallNanos = MonotonicNanos.now() - startedAt
     let wall = MonotonicNanos.seconds(wallNanos)
     guard wall > 0 else { return }
+    wallSeconds = wall
     if let before = selfWaitAtStart, let after = RunQueueWait.sample(process: "self") {
       loadWait = after.since(before, wallNanos: wallNanos)
     }
@@ -45,15 +45,16 @@ struct CPUMeter {
     }
     if let before = selfAtStart, let after = Self.cpuSeconds(of: "self") {
       loadSeconds = after - before
-      loadPercent = (after - before) / wall * 100
     }
     if let before = serverAtStart, let pid = serverPID,
       let after = Self.cpuSeconds(of: String(pid))
     {
       serverSeconds = after - before
-      serverPercent = (after - before) / wall * 100
     }
   }
+
+  var loadPercent: Double? { loadSeconds.map { $0 / wallSeconds * 100 } }
+  var serverPercent: Double? { serverSeconds.map { $0 / wallSeconds * 100 } }
 
   func report(into line: inout JSONLine) {
     if let loadPercent { line.add("load_cpu_pct", loadPercent, decimals: 0) }
