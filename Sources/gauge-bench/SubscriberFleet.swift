@@ -69,13 +69,7 @@ struct SubscriberFleet: Sendable {
 
   /// What every group counted so far.
   func tally(using load: LoadLoops) -> DeliveryTally {
-    let groups = self.groups
-    let tallies: [DeliveryTally]? = load.runOnEach(groups.map(\.loop)) { index, _, done in
-      done(groups[index].value.tally)
-    }
-    var total = DeliveryTally()
-    for tally in tallies ?? [] { total.merge(tally) }
-    return total
+    DeliveryGroups.tally(groups, using: load)
   }
 
   /// Waits until every group has received at least `perSubscriber` live
@@ -83,22 +77,11 @@ struct SubscriberFleet: Sendable {
   func awaitDeliveries(
     perSubscriber: UInt64, using load: LoadLoops, timeout: Duration
   ) -> Bool {
-    let groups = self.groups
-    let reached: [Bool]? = load.runOnEach(groups.map(\.loop), timeout: timeout) {
-      index, _, done in
-      let group = groups[index].value
-      group.whenDelivered(atLeast: perSubscriber * UInt64(group.tally.subscribers)) {
-        done(true)
-      }
-    }
-    return reached != nil
+    DeliveryGroups.awaitDeliveries(
+      groups, perSubscriber: perSubscriber, using: load, timeout: timeout)
   }
 
   func close(using load: LoadLoops) {
-    let groups = self.groups
-    _ = load.runOnEach(groups.map(\.loop)) { index, _, done in
-      groups[index].value.close()
-      done(true)
-    }
+    DeliveryGroups.close(groups, using: load)
   }
 }

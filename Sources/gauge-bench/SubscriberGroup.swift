@@ -30,7 +30,7 @@ struct DeliveryTally: Sendable {
 /// The Subscribe streams of one loop, all watching widgets whose value is
 /// a sender's monotonic clock reading: counts what arrives and how late.
 /// Lives on one loop.
-final class SubscriberGroup {
+final class SubscriberGroup: DeliveryGroup {
   let window: MeasureWindow
   private(set) var tally = DeliveryTally()
   private var onAllSynced: (() -> Void)?

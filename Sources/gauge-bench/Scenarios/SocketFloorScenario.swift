@@ -26,22 +26,16 @@ enum SocketFloorScenario {
     meter.start()
     for round in 1...options.rounds {
       try send(withUnsafeBytes(of: MonotonicNanos.now().littleEndian, Array.init), on: producer)
-      if awaitDeliveries(receivers, perConnection: UInt64(round), using: loops) {
+      if DeliveryGroups.awaitDeliveries(
+        receivers, perSubscriber: UInt64(round), using: loops, timeout: .seconds(10))
+      {
         complete += 1
       }
       usleep(50_000)
     }
     meter.stop()
-    let tallies: [DeliveryTally] =
-      loops.runOnEach(receivers.map(\.loop)) { index, _, done in
-        done(receivers[index].value.tally)
-      } ?? []
-    var delivery = DeliveryTally()
-    tallies.forEach { delivery.merge($0) }
-    _ = loops.runOnEach(receivers.map(\.loop)) { index, _, done in
-      receivers[index].value.close()
-      done(true)
-    }
+    let delivery = DeliveryGroups.tally(receivers, using: loops)
+    DeliveryGroups.close(receivers, using: loops)
     producer.close()
 
     var line = JSONLine()
@@ -76,17 +70,6 @@ enum SocketFloorScenario {
     var receivers: [LoopBound<SocketFloorReceivers>] = []
     for result in connected { receivers.append(try result.get()) }
     return receivers
-  }
-
-  private static func awaitDeliveries(
-    _ receivers: [LoopBound<SocketFloorReceivers>], perConnection: UInt64, using loops: LoadLoops
-  ) -> Bool {
-    let reached: [Bool]? = loops.runOnEach(receivers.map(\.loop), timeout: .seconds(10)) {
-      index, _, done in
-      let group = receivers[index].value
-      group.whenDelivered(atLeast: perConnection * UInt64(group.tally.subscribers)) { done(true) }
-    }
-    return reached != nil
   }
 
   private static func send(_ bytes: [UInt8], on socket: ConnectedSocket) throws(BenchFailure) {

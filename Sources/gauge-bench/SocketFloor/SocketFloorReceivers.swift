@@ -3,7 +3,7 @@ import Glibc
 
 /// The client half of the socket floor on one loop: connections that read
 /// fixed-size messages and time each from the clock reading it starts with.
-final class SocketFloorReceivers {
+final class SocketFloorReceivers: DeliveryGroup {
   let messageBytes: Int
   private(set) var tally = DeliveryTally()
   private var connections: [SocketFloorReceiver] = []
