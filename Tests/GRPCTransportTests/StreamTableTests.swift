@@ -22,8 +22,12 @@ import Testing
       }
       #expect(table.count == model.count)
       if step % 97 == 0 {
-        for (id, stream) in model { #expect(table[id] === stream) }
+        for (id, stream) in model {
+          #expect(table[id] === stream)
+          #expect(table.contains(id))
+        }
         #expect(table[nextID] == nil)
+        #expect(!table.contains(nextID))
         #expect(table.displaced == table.countDisplaced())
         #expect(Set(table.values.map(\.id)) == Set(model.keys))
       }
@@ -33,5 +37,14 @@ import Testing
     #expect(table.countDisplaced() == 0)
     #expect(table.isEmpty)
     #expect(table.values.isEmpty)
+  }
+
+  @Test func containsTheSoleStreamBeforeTheArraysExist() {
+    var table = StreamTable<ServerStream>()
+    #expect(!table.contains(0))
+    table[5] = ServerStream(id: 5, maxMessageBytes: 16)
+    #expect(table.contains(5))
+    #expect(!table.contains(7))
+    #expect(!table.contains(0))
   }
 }

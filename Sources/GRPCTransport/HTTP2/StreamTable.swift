@@ -45,6 +45,12 @@ public struct StreamTable<Stream: AnyObject> {
     return streams.compactMap { $0 }
   }
 
+  /// Whether `id` is open, without taking a reference to its stream.
+  @inlinable public func contains(_ id: Int32) -> Bool {
+    if ids.isEmpty { return id == soleID && id != 0 }
+    return find(id) != nil
+  }
+
   @inlinable public subscript(id: Int32) -> Stream? {
     get {
       if ids.isEmpty { return id == soleID && id != 0 ? sole : nil }

@@ -178,7 +178,7 @@ public final class GRPCServerConnection {
 
   // MARK: Dispatch
 
-  private func dispatch(_ stream: ServerStream, head: RequestHead, endStream: Bool) {
+  private func dispatch(_ stream: ServerStream, head: borrowing RequestHead, endStream: Bool) {
     // HEAD gets what GET would, without the content (RFC 9110 section 9.3.2):
     // a body there is a protocol error to HTTP/2 clients.
     let headOnly = head.method == "HEAD"
@@ -566,17 +566,30 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
   /// Ends the block of `streamID`, if it is the one being received, after
   /// `use` has read its head. The block goes back to the group only then:
   /// its path buffer, no longer shared, is kept for the next block.
-  private func endHeaderBlock(_ streamID: Int32, _ use: (RequestHead) -> Void = { _ in }) {
+  private func endHeaderBlock(_ streamID: Int32, _ use: (borrowing RequestHead) -> Void) {
     guard let block = incomingBlock, block.streamID == streamID else { return use(RequestHead()) }
     incomingBlock = nil
-    use(block.head)
+    // Moved out and back rather than read in place: reading a class's
+    // stored struct copies it, a retain and release per field.
+    var head = RequestHead()
+    swap(&head, &block.head)
+    use(head)
+    swap(&head, &block.head)
+    group.giveBack(block)
+  }
+
+  /// Drops the block of `streamID` if it is still being received (the
+  /// stream ended or closed inside it).
+  private func abandonHeaderBlock(_ streamID: Int32) {
+    guard let block = incomingBlock, block.streamID == streamID else { return }
+    incomingBlock = nil
     group.giveBack(block)
   }
 
   package func streamHeader(
     _ streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer
   ) -> Bool {
-    guard streams[streamID] != nil else { return true }
+    guard streams.contains(streamID) else { return true }
     // Another stream's block: the client's trailers, capped like request
     // headers and then ignored.
     let block =
@@ -662,7 +675,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
   }
 
   package func streamEnded(_ streamID: Int32) {
-    endHeaderBlock(streamID)
+    abandonHeaderBlock(streamID)
     guard let stream = streams[streamID], stream.callIsLive else { return }
     if stream.deframer.bufferedBytes > 0 {
       failCall(
@@ -679,7 +692,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
   }
 
   package func streamClosed(_ streamID: Int32, errorCode: UInt32) {
-    endHeaderBlock(streamID)
+    abandonHeaderBlock(streamID)
     guard let stream = streams.removeValue(forKey: streamID) else { return }
     queuedResponseBytes -= stream.pendingOutboundBytes
     partialRequestBytes -= stream.deframer.bufferedBytes

@@ -7,14 +7,20 @@ final class IncomingHeaderBlock {
   var head = RequestHead()
   /// The stream the block belongs to (0: none).
   private(set) var streamID: Int32 = 0
+  /// False while `head` is known to be empty (new, or cleared when given
+  /// back), so that borrowing the block does not empty it a second time.
+  private var mayHoldHeaders = false
 
   /// Starts collecting the block of `streamID`.
   func begin(streamID: Int32) {
-    head.reset()
+    if mayHoldHeaders { head.reset() }
+    mayHoldHeaders = true
     self.streamID = streamID
   }
 
   func clear() {
-    begin(streamID: 0)
+    head.reset()
+    mayHoldHeaders = false
+    streamID = 0
   }
 }
