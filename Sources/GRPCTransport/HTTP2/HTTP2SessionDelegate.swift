@@ -49,5 +49,5 @@ package enum HTTP2OutboundChunk {
   case paused(Int)
   /// The last `count` bytes; the stream ends with END_STREAM on this DATA
   /// frame, or with a trailer HEADERS frame when `trailers` is non-nil.
-  case end(count: Int, trailers: [HeaderField]?)
+  case end(count: Int, trailers: PackedHeaders?)
 }

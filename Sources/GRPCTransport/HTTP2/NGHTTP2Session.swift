@@ -214,10 +214,10 @@ package final class NGHTTP2Session {
 
   /// Response headers that neither end the stream nor attach a body: the
   /// body follows through `attachData`, the end through `submitTrailers`.
-  package func submitResponseHeaders(streamID: Int32, headers: [HeaderField]) {
-    withNameValues(headers) { nva in
+  package func submitResponseHeaders(streamID: Int32, headers: PackedHeaders) {
+    headers.withNameValues { entries, count in
       _ = nghttp2_submit_headers(
-        session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, nil, nva.baseAddress, nva.count, nil)
+        session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, nil, entries, count, nil)
     }
   }
 
@@ -307,9 +307,9 @@ package final class NGHTTP2Session {
   }
 
   /// Trailers ending the stream, after whatever DATA is queued for it.
-  package func submitTrailers(streamID: Int32, trailers: [HeaderField]) {
-    withNameValues(trailers) { nva in
-      _ = nghttp2_submit_trailer(session, streamID, nva.baseAddress, nva.count)
+  package func submitTrailers(streamID: Int32, trailers: PackedHeaders) {
+    trailers.withNameValues { entries, count in
+      _ = nghttp2_submit_trailer(session, streamID, entries, count)
     }
   }
 

@@ -302,24 +302,24 @@ public final class GRPCServerConnection {
 
   // MARK: Responses
 
-  /// The headers of almost every response, built once.
-  private static let plainResponseHeaders = [
+  /// The headers of almost every response, packed once.
+  private static let plainResponseHeaders = PackedHeaders([
     HeaderField(":status", "200"),
     HeaderField("content-type", "application/grpc"),
     HeaderField("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingValue),
-  ]
+  ])
 
-  /// The trailers of almost every call, built once.
-  private static let okTrailers = [HeaderField("grpc-status", "0")]
+  /// The trailers of almost every call, packed once.
+  private static let okTrailers = PackedHeaders([HeaderField("grpc-status", "0")])
 
-  private func responseHeaders(_ stream: ServerStream, _ metadata: Metadata) -> [HeaderField] {
-    var headers = Self.plainResponseHeaders
-    if stream.responseEncoding == .identity, metadata.isEmpty { return headers }
+  private func responseHeaders(_ stream: ServerStream, _ metadata: Metadata) -> PackedHeaders {
+    if stream.responseEncoding == .identity, metadata.isEmpty { return Self.plainResponseHeaders }
+    var headers = Self.plainResponseHeaders.fields
     if stream.responseEncoding != .identity {
       headers.append(HeaderField("grpc-encoding", stream.responseEncoding.rawValue))
     }
     append(metadata, to: &headers)
-    return headers
+    return PackedHeaders(headers)
   }
 
   private func append(_ metadata: Metadata, to headers: inout [HeaderField]) {
@@ -331,10 +331,14 @@ public final class GRPCServerConnection {
     }
   }
 
-  private func statusFields(_ status: GRPCStatus, _ trailers: Metadata) -> [HeaderField] {
+  private func trailerBlock(_ status: GRPCStatus, _ trailers: Metadata) -> PackedHeaders {
     if status.code == .ok, status.message.isEmpty, status.details == nil, trailers.isEmpty {
       return Self.okTrailers
     }
+    return PackedHeaders(statusFields(status, trailers))
+  }
+
+  private func statusFields(_ status: GRPCStatus, _ trailers: Metadata) -> [HeaderField] {
     var fields = [HeaderField("grpc-status", String(status.code.rawValue))]
     if !status.message.isEmpty {
       fields.append(HeaderField("grpc-message", PercentEncoding.encode(status.message)))
@@ -413,7 +417,7 @@ public final class GRPCServerConnection {
     stream.outbound.append(contentsOf: body.utf8)
     queuedResponseBytes += stream.pendingOutboundBytes
     stream.ending = .endStream
-    session.submitResponseHeaders(streamID: stream.id, headers: headers)
+    session.submitResponseHeaders(streamID: stream.id, headers: PackedHeaders(headers))
     wake(stream)
   }
 
@@ -515,7 +519,7 @@ extension GRPCServerConnection: ServerCallSink {
     stream.deadlineTimer?.cancel()
     stream.deadlineTimer = nil
     if stream.responseStarted {
-      stream.ending = .trailers(statusFields(status, trailers))
+      stream.ending = .trailers(trailerBlock(status, trailers))
       wake(stream)
     } else {
       respondTrailersOnly(stream, status, trailers: trailers)

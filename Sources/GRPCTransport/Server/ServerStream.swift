@@ -2,7 +2,7 @@
 final class ServerStream {
   enum Ending {
     /// Trailers close the stream after the last DATA frame.
-    case trailers([HeaderField])
+    case trailers(PackedHeaders)
     /// The last DATA frame carries END_STREAM (plain HTTP answers).
     case endStream
   }
