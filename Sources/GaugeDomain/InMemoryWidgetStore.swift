@@ -66,6 +66,11 @@ public final class InMemoryWidgetStore: WidgetStore {
       apply { (table, now) throws(WidgetError) in try table.update(request, now: now) })
   }
 
+  public func update(_ request: TemplateValueUpdate) throws(WidgetError) -> Widget {
+    try upsertedWidget(
+      apply { (table, now) throws(WidgetError) in try table.update(request, now: now) })
+  }
+
   public func setValue(_ value: Double, id: String) throws(WidgetError) -> Widget {
     try upsertedWidget(
       apply(valueOnly: true) { (table, now) throws(WidgetError) in

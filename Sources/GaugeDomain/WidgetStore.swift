@@ -50,6 +50,8 @@ public struct ListQuery: Sendable, Equatable {
 public protocol WidgetStore: Sendable {
   func put(_ request: WidgetPut) throws(WidgetError) -> (widget: Widget, created: Bool)
   func update(_ request: WidgetUpdate) throws(WidgetError) -> Widget
+  /// `update(request.widgetUpdate)`, for stores that can do it cheaper.
+  func update(_ request: TemplateValueUpdate) throws(WidgetError) -> Widget
   /// Sets the main value of an existing widget, whatever its template.
   func setValue(_ value: Double, id: String) throws(WidgetError) -> Widget
   /// `setValue` for each item, in order, each accepted or rejected on its
@@ -73,4 +75,8 @@ public protocol WidgetStore: Sendable {
 
 extension WidgetStore {
   public var durabilityIfSettled: Result<Void, WidgetError>? { nil }
+
+  public func update(_ request: TemplateValueUpdate) throws(WidgetError) -> Widget {
+    try update(request.widgetUpdate)
+  }
 }

@@ -144,6 +144,19 @@ public struct WidgetTable: Sendable {
     return try store(id: id!, resolved!, now: now)
   }
 
+  /// `update(request.widgetUpdate, now:)`, without building the patch when
+  /// the stored widget has the template the request names.
+  public mutating func update(_ request: TemplateValueUpdate, now: Int64) throws(WidgetError)
+    -> WidgetChange
+  {
+    if let index = widgetsByID.index(forKey: request.id),
+      request.names(widgetsByID.values[index].widget.content.template)
+    {
+      return try setValue(request.value, id: request.id, at: index, now: now)
+    }
+    return try update(request.widgetUpdate, now: now)
+  }
+
   /// The new value when a request sets nothing but a template's value
   /// (`gaugectl set`, dashboards' producers): when the stored widget has
   /// that template, the update takes the `setValue` path, which checks the

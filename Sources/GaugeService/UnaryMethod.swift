@@ -31,6 +31,7 @@ enum UnaryMethod {
   enum Request {
     case put(WidgetPut)
     case update(WidgetUpdate)
+    case updateValue(TemplateValueUpdate)
     case id(String)
     case list(ListQuery)
   }
@@ -38,7 +39,11 @@ enum UnaryMethod {
   func decode(_ bytes: UnsafeRawBufferPointer) throws(WireError) -> Request {
     switch self {
     case .put: .put(try WidgetWire.decodePutWidgetRequest(bytes))
-    case .update: .update(try WidgetWire.decodeUpdateWidgetRequest(bytes))
+    case .update:
+      switch try WidgetWire.decodeUpdateWidgetCall(bytes) {
+      case .templateValue(let update): .updateValue(update)
+      case .patch(let update): .update(update)
+      }
     case .get: .id(try WidgetWire.decodeGetWidgetRequest(bytes))
     case .delete: .id(try WidgetWire.decodeDeleteWidgetRequest(bytes))
     case .list: .list(try WidgetWire.decodeListWidgetsRequest(bytes))
@@ -70,6 +75,8 @@ enum UnaryMethod {
       let (widget, created) = try store.put(put)
       return .encoded(WidgetWire.encodePutWidgetResponse(widget: widget, created: created))
     case .update(let update):
+      return .widget(try store.update(update))
+    case .updateValue(let update):
       return .widget(try store.update(update))
     case .id(let id) where self == .delete:
       try store.delete(id: id)

@@ -38,7 +38,7 @@ final class WidgetUnaryHandler: RPCHandler {
   }
 
   func receiveEnd() {
-    switch request.completed {
+    switch request.takeCompleted() {
     case .failure(let status):
       call.finish(status)
     case .success(.failure(let error)):

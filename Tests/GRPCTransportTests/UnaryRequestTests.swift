@@ -32,4 +32,18 @@ import Testing
         == .failure(
           GRPCStatus(.unimplemented, "unary method received more than one request message")))
   }
+
+  @Test func takingTheRequestAnswersAsCompletedAndLeavesNoneBehind() throws {
+    var request = UnaryRequest<[UInt8]>()
+    request.receive { [7] }
+    #expect(try request.takeCompleted().get() == [7])
+    #expect(
+      request.completed
+        == .failure(GRPCStatus(.unimplemented, "unary method received no request message")))
+
+    var twice = UnaryRequest<[UInt8]>()
+    twice.receive { [1] }
+    twice.receive { [2] }
+    #expect(twice.takeCompleted() == twice.completed)
+  }
 }

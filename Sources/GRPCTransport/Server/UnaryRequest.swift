@@ -19,6 +19,18 @@ public struct UnaryRequest<Value> {
   /// method answers when it got more than one message or none (as
   /// grpc-core servers do).
   @inlinable public var completed: Result<Value, GRPCStatus> {
+    Self.completed(value, count: count)
+  }
+
+  /// `completed`, moving the request out rather than copying it: a call
+  /// reads it once.
+  @inlinable public mutating func takeCompleted() -> Result<Value, GRPCStatus> {
+    Self.completed(value.take(), count: count)
+  }
+
+  @inlinable static func completed(_ value: consuming Value?, count: Int) -> Result<
+    Value, GRPCStatus
+  > {
     guard count <= 1 else {
       return .failure(
         GRPCStatus(.unimplemented, "unary method received more than one request message"))
