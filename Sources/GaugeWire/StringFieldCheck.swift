@@ -61,7 +61,7 @@ enum StringFieldCheck {
     return nil
   }
 
-  private static func stringProblem(in bytes: UnsafeRawBufferPointer) -> String? {
+  static func stringProblem(in bytes: UnsafeRawBufferPointer) -> String? {
     // One pass for both questions: every publish item's id comes here.
     var hasNUL = false
     var highBits: UInt8 = 0

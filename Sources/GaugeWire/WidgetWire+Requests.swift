@@ -35,7 +35,8 @@ extension WidgetWire {
   public static func decodeUpdateWidgetCall(
     _ bytes: UnsafeRawBufferPointer
   ) throws(WireError) -> UpdateWidgetCall {
-    try withUnpacked(
+    if let update = TemplateValueUpdate(canonical: bytes) { return .templateValue(update) }
+    return try withUnpacked(
       bytes, as: "gauge.v1.UpdateWidgetRequest", gauge__v1__update_widget_request__unpack,
       gauge__v1__update_widget_request__free_unpacked
     ) { request in

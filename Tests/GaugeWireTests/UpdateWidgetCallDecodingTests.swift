@@ -79,12 +79,74 @@ import Testing
     }
   }
 
-  @Test func itsStringsAreCheckedLikeThePatchPath() {
-    let message = ProtoBytes().raw(1, [0xff]).message(
+  /// The usual shape is read without protobuf-c; these are that shape
+  /// with one thing changed, which protobuf-c must then judge. Each must
+  /// come out as the patch decoder reads it, or fail as it does.
+  @Test func shapesBesideTheUsualOneAreJudgedByProtobufC() throws {
+    let value = ProtoBytes().message(3, ProtoBytes().message(1, ProtoBytes().double(1, 0.5)))
+    let cases: [(String, ProtoBytes)] = [
+      ("content first", value.string(1, "cpu")),
+      ("the id twice", Self.gaugeValue.string(1, "fan")),
+      ("content twice", Self.gaugeValue.message(3, ProtoBytes().string(10, "CPU"))),
+      (
+        "two templates",
+        Self.id.message(
+          3,
+          ProtoBytes().message(1, ProtoBytes().double(1, 0.5))
+            .message(2, ProtoBytes().double(1, 0.25)))
+      ),
+      ("a float for the value", Self.request(template: 1, ProtoBytes().raw(1, [0, 0, 0, 0]))),
+      ("the value as a varint", Self.request(template: 1, ProtoBytes().varint(1, 1))),
+      (
+        "the id as a varint",
+        ProtoBytes().varint(1, 7).message(
+          3,
+          ProtoBytes().message(
+            1, ProtoBytes().double(1, 0.5)))
+      ),
+      (
+        "an empty id",
+        ProtoBytes().string(1, "").message(
+          3,
+          ProtoBytes().message(
+            1, ProtoBytes().double(1, 0.5)))
+      ),
+    ]
+    for (name, message) in cases {
+      let patch = Result { () throws(WireError) in
+        try decode(message, with: WidgetWire.decodeUpdateWidgetRequest)
+      }
+      let call = Result { () throws(WireError) in
+        try decode(message, with: WidgetWire.decodeUpdateWidgetCall)
+      }
+      switch (patch, call) {
+      case (.success(let patch), .success(.templateValue(let update))):
+        #expect(update.widgetUpdate == patch, "\(name)")
+      case (.success(let patch), .success(.patch(let read))):
+        #expect(read == patch, "\(name)")
+      case (.failure(let expected), .failure(let error)):
+        #expect(error == expected, "\(name)")
+      default:
+        Issue.record("\(name): \(call) is not \(patch)")
+      }
+    }
+  }
+
+  @Test(arguments: [[UInt8(0xff)], Array("a\0b".utf8)])
+  func theIdIsCheckedLikeThePatchPath(id: [UInt8]) {
+    let message = ProtoBytes().raw(1, id).message(
       3, ProtoBytes().message(1, ProtoBytes().double(1, 0.5)))
     #expect(
       wireError(message.bytes, with: WidgetWire.decodeUpdateWidgetCall)
         == wireError(message.bytes, with: WidgetWire.decodeUpdateWidgetRequest))
     #expect(wireError(message.bytes, with: WidgetWire.decodeUpdateWidgetCall) != nil)
+  }
+
+  @Test func aTruncatedRequestFailsLikeThePatchPath() {
+    let bytes = Array(Self.gaugeValue.bytes.dropLast())
+    #expect(
+      wireError(bytes, with: WidgetWire.decodeUpdateWidgetCall)
+        == wireError(bytes, with: WidgetWire.decodeUpdateWidgetRequest))
+    #expect(wireError(bytes, with: WidgetWire.decodeUpdateWidgetCall) != nil)
   }
 }
