@@ -11,19 +11,14 @@ extension WidgetWire {
     }
   }
 
-  /// `encodeWidget`, packed into memory the caller provides: `place` gets
-  /// the packed size and a function that packs into a buffer of that size,
-  /// and must call it before it returns (the C message is on the stack).
+  /// `encodeWidget`'s bytes, written into memory the caller provides:
+  /// `place` gets the size and a function that writes into a buffer of
+  /// that size (`WidgetWireWriter`, no protobuf-c struct graph).
   public static func encodeWidget(
     _ widget: Widget, into place: (Int, (UnsafeMutableRawBufferPointer) -> Void) -> Void
   ) {
-    EncodeArena.withArena { arena in
-      let message = arena.widget(widget)
-      place(gauge__v1__widget__get_packed_size(message)) { buffer in
-        _ = gauge__v1__widget__pack(
-          message, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self))
-      }
-    }
+    let sizes = WidgetWireWriter.sizes(of: widget)
+    place(sizes.widget) { buffer in WidgetWireWriter.write(widget, sizes: sizes, into: buffer) }
   }
 
   public static func encodePutWidgetResponse(widget: Widget, created: Bool) -> [UInt8] {
