@@ -151,6 +151,30 @@ final class RecordingSubscriber: InboxSubscriber {
     #expect(subscriber.offered.isEmpty)
   }
 
+  /// With no subscriber left anywhere, publishing skips the inboxes; a
+  /// subscriber attached again, on this loop or another, is offered the
+  /// next change.
+  @Test func theLastSubscriberLeavingAndANewOneArriving() {
+    let hub = ChangeHub()
+    let (first, second) = (ManualLoop(), ManualLoop())
+    let leaving = RecordingSubscriber(keepsUp: true)
+    let inbox = hub.attach(leaving, executor: first)
+    inbox.detach(leaving)
+    hub.publish(widget("x", revision: 1))
+    #expect(first.pendingWakeUps == 0)
+
+    let again = RecordingSubscriber(keepsUp: true)
+    let elsewhere = RecordingSubscriber(keepsUp: true)
+    _ = hub.attach(again, executor: first)
+    _ = hub.attach(elsewhere, executor: second)
+    hub.publish(widget("x", revision: 2))
+    first.runQueued()
+    second.runQueued()
+    #expect(again.offered.map(\.revision) == [2])
+    #expect(elsewhere.offered.map(\.revision) == [2])
+    #expect(leaving.offered.isEmpty)
+  }
+
   /// Subscribers sharing a filter sit in one bucket; removing one from
   /// the middle moves the last into its slot, and each must still be found
   /// (and removed) by the slot it keeps.

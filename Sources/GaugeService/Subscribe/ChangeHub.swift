@@ -8,6 +8,7 @@ import Synchronization
 /// only queues (it never waits on a subscriber or a socket).
 public final class ChangeHub: Sendable {
   private let inboxes = Mutex<[ObjectIdentifier: LoopInbox]>([:])
+  private let tally = SubscriberTally()
 
   public init() {}
 
@@ -25,6 +26,10 @@ public final class ChangeHub: Sendable {
   // a retain per field) three times per publish, subscribers or not.
   @inline(__always)
   private func forEachInboxWithSubscribers(_ body: (LoopInbox) -> Void) {
+    // Relaxed loads suffice, here and below: a subscriber is counted
+    // before it reads the store, and publishing runs inside the store's
+    // critical section, so a change it could miss is in what it read.
+    guard tally.count.load(ordering: .relaxed) > 0 else { return }
     inboxes.withLock { inboxes in
       for inbox in inboxes.values where inbox.subscriberCount.load(ordering: .relaxed) > 0 {
         body(inbox)
@@ -42,7 +47,7 @@ public final class ChangeHub: Sendable {
     let identity = ObjectIdentifier(executor)
     let inbox = inboxes.withLock { inboxes in
       if let inbox = inboxes[identity] { return inbox }
-      let inbox = LoopInbox(wake: { work in executor.execute(work) })
+      let inbox = LoopInbox(tally: tally, wake: { work in executor.execute(work) })
       inboxes[identity] = inbox
       return inbox
     }

@@ -40,7 +40,10 @@ final class LoopInbox: @unchecked Sendable {
   private var backlogged: [any InboxSubscriber] = []
   private var backloggedIDs: Set<ObjectIdentifier> = []
 
-  init(wake: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+  private let tally: SubscriberTally
+
+  init(tally: SubscriberTally, wake: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+    self.tally = tally
     self.wake = wake
   }
 
@@ -82,13 +85,17 @@ final class LoopInbox: @unchecked Sendable {
     // ten thousand dashboards watching one widget hold one set, not ten
     // thousand.
     subscriber.filter = bucket.filter
-    if bucket.add(subscriber) { subscriberCount.add(1, ordering: .relaxed) }
+    if bucket.add(subscriber) {
+      subscriberCount.add(1, ordering: .relaxed)
+      tally.count.add(1, ordering: .relaxed)
+    }
   }
 
   /// Loop only.
   func detach(_ subscriber: any InboxSubscriber) {
     guard let bucket = buckets[subscriber.filter], bucket.remove(subscriber) else { return }
     subscriberCount.subtract(1, ordering: .relaxed)
+    tally.count.subtract(1, ordering: .relaxed)
     if bucket.isEmpty { buckets[subscriber.filter] = nil }
   }
 
