@@ -125,7 +125,7 @@ public struct WidgetTable: Sendable {
     // Looked up once, and the stored widget only looked at, not copied:
     // this is every value-only UpdateWidget.
     if let id = request.id, let (template, value) = Self.onlyValue(of: request),
-      let index = widgetsByID.index(forKey: id),
+      let index = index(ofExactly: id),
       Self.template(template, isKindOf: widgetsByID.values[index].widget.content.template)
     {
       return try setValue(value, id: id, at: index, now: now)
@@ -149,7 +149,7 @@ public struct WidgetTable: Sendable {
   public mutating func update(_ request: TemplateValueUpdate, now: Int64) throws(WidgetError)
     -> WidgetChange
   {
-    if let index = widgetsByID.index(forKey: request.id),
+    if let index = index(ofExactly: request.id),
       request.names(widgetsByID.values[index].widget.content.template)
     {
       return try setValue(request.value, id: request.id, at: index, now: now)
@@ -195,7 +195,7 @@ public struct WidgetTable: Sendable {
   {
     // One hash of the id and the widget changed in place: this is the
     // producers' hot path, taken once per published value.
-    guard let index = widgetsByID.index(forKey: id) else {
+    guard let index = index(ofExactly: id) else {
       _ = try Self.validID(id)
       throw .notFound(id: id)
     }
@@ -287,6 +287,19 @@ public struct WidgetTable: Sendable {
   private static func revision(after last: UInt64) throws(WidgetError) -> UInt64 {
     guard last < .max else { throw .unavailable("the revision counter is exhausted") }
     return last + 1
+  }
+
+  /// The entry stored under exactly `id`. `String` equality is Unicode's
+  /// canonical equivalence, so a lookup alone lets "\u{212A}elvin" (with
+  /// KELVIN SIGN) reach the widget "Kelvin". Ids are ASCII: a spelling
+  /// that is equivalent but not the same bytes is not a valid id, and the
+  /// value paths, which check the id only when it is not found, must not
+  /// take it for one.
+  private func index(ofExactly id: String) -> [String: Entry].Index? {
+    guard let index = widgetsByID.index(forKey: id),
+      widgetsByID.keys[index].utf8.elementsEqual(id.utf8)
+    else { return nil }
+    return index
   }
 
   private static func validID(_ id: String) throws(WidgetError) -> String {
