@@ -92,8 +92,14 @@ public final class InMemoryWidgetStore: WidgetStore {
       for (offset, update) in updates.enumerated() {
         do throws(WidgetError) {
           let change = try table.setValue(update.value, id: update.id, now: now)
-          if persistence != nil, case .upserted(let widget, _) = change {
-            recorded.append(valueChange(widget, slot: table.lastSetValueSlot))
+          if persistence != nil {
+            // Built from what the table just stored rather than read back
+            // from the change: binding its widget copies it (a retain and
+            // release per field), per value, in the durable modes only.
+            recorded.append(
+              ValueChange(
+                id: update.id, value: update.value, revision: table.lastRevision,
+                updatedAtMs: now, tableSlot: table.lastSetValueSlot))
           }
           if batchObserver != nil { observed.append(change) } else { observer?(change) }
         } catch {
