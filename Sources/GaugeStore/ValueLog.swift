@@ -1,4 +1,5 @@
 import GaugeDomain
+import GaugeWire
 
 /// The `value_log` row format: one commit's value-only changes packed into
 /// one blob, so a commit writes one row for them however many widgets they
@@ -125,12 +126,7 @@ enum ValueLog {
     }
 
     mutating func putVarint(_ value: UInt64) {
-      var rest = value
-      while rest >= 0x80 {
-        put(UInt8(truncatingIfNeeded: rest) | 0x80)
-        rest >>= 7
-      }
-      put(UInt8(rest))
+      Varint.write(value) { put($0) }
     }
   }
 

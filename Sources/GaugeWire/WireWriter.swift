@@ -14,10 +14,7 @@ struct WireWriter {
 
   var isAtEnd: Bool { cursor == end }
 
-  static func varintSize(_ value: UInt64) -> Int {
-    // Seven bits a byte; zero still takes one.
-    (64 - (value | 1).leadingZeroBitCount + 6) / 7
-  }
+  static func varintSize(_ value: UInt64) -> Int { Varint.size(value) }
 
   static func keySize(_ number: UInt64) -> Int { varintSize(number << 3) }
 
@@ -30,12 +27,7 @@ struct WireWriter {
   }
 
   mutating func varint(_ value: UInt64) {
-    var value = value
-    while value >= 0x80 {
-      byte(UInt8(truncatingIfNeeded: value) | 0x80)
-      value >>= 7
-    }
-    byte(UInt8(value))
+    Varint.write(value) { byte($0) }
   }
 
   mutating func fixed64(_ bits: UInt64) {
