@@ -1,3 +1,5 @@
+import Glibc
+
 /// What the server connections of one event loop share, each through one
 /// reference: the router, the configuration, the routes found so far, the
 /// outbound frame buffer, and the header blocks being received. An idle
@@ -74,7 +76,7 @@ public final class ConnectionGroup {
   func route(_ path: [UInt8]) -> Router.Route {
     let key = Self.fnv1a(path)
     let known = knownRoutes[key]
-    if let known, known.path == path { return known.route }
+    if let known, known.matches(path) { return known.route }
     let route = router.route(path: String(decoding: path, as: UTF8.self))
     // A colliding path is routed each time rather than evicting the other.
     if case .found = route, known == nil, knownRoutes.count < Self.maxKnownRoutes {
@@ -99,5 +101,17 @@ private final class KnownRoute {
   init(path: [UInt8], route: Router.Route) {
     self.path = path
     self.route = route
+  }
+
+  /// `path == self.path`, compared as memory: Array's `==` went element by
+  /// element, about 270 instructions for a gRPC path on every call.
+  func matches(_ other: [UInt8]) -> Bool {
+    guard other.count == path.count else { return false }
+    return path.withUnsafeBytes { mine in
+      other.withUnsafeBytes { theirs in
+        guard let mine = mine.baseAddress, let theirs = theirs.baseAddress else { return true }
+        return memcmp(mine, theirs, path.count) == 0
+      }
+    }
   }
 }
