@@ -207,8 +207,8 @@ package final class NGHTTP2Session {
 
   /// Response headers that end the stream (a trailers-only answer).
   package func submitFinalResponse(streamID: Int32, headers: [HeaderField]) {
-    withNameValues(headers) { nva in
-      _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, nil)
+    withNameValues(headers) { entries, count in
+      _ = nghttp2_submit_response(session, streamID, entries, count, nil)
     }
   }
 
@@ -298,10 +298,10 @@ package final class NGHTTP2Session {
   /// stream can be opened (ids exhausted, the session is going away).
   package func submitRequest(headers: [HeaderField]) -> Int32? {
     var streamID: Int32 = -1
-    withNameValues(headers) { nva in
+    withNameValues(headers) { entries, count in
       var provider = nghttp2_data_provider(
         source: nghttp2_data_source(ptr: nil), read_callback: readOutbound)
-      streamID = nghttp2_submit_request(session, nil, nva.baseAddress, nva.count, &provider, nil)
+      streamID = nghttp2_submit_request(session, nil, entries, count, &provider, nil)
     }
     return streamID > 0 ? streamID : nil
   }
@@ -315,42 +315,18 @@ package final class NGHTTP2Session {
 
   /// nghttp2 copies names and values on submit, so they only need to live
   /// for the duration of `body`: both the bytes and the name/value array
-  /// are laid out in temporary (usually stack) memory, as this runs for
-  /// every response and every trailer block.
+  /// are laid out in temporary (usually stack) memory, as `PackedHeaders`
+  /// lays out the blocks it keeps.
   private func withNameValues(
-    _ headers: [HeaderField], _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void
+    _ headers: [HeaderField], _ body: (UnsafeMutablePointer<nghttp2_nv>, Int) -> Void
   ) {
-    var byteCount = 0
-    for header in headers { byteCount += header.name.utf8.count + header.value.utf8.count }
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, byteCount)) { storage in
-      withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: max(1, headers.count)) { nva in
-        var offset = 0
-        for (index, header) in headers.enumerated() {
-          let name = storage.baseAddress! + offset
-          let nameLength = copy(header.name, to: storage, at: offset)
-          offset += nameLength
-          let value = storage.baseAddress! + offset
-          let valueLength = copy(header.value, to: storage, at: offset)
-          offset += valueLength
-          nva.initializeElement(
-            at: index,
-            to: nghttp2_nv(
-              name: name, value: value, namelen: nameLength, valuelen: valueLength,
-              flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
-        }
-        body(UnsafeMutableBufferPointer(rebasing: nva[0..<headers.count]))
+    let textBytes = PackedHeaders.textBytes(of: headers)
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, textBytes)) { text in
+      withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: max(1, headers.count)) {
+        entries in
+        PackedHeaders.lay(headers, entries: entries.baseAddress!, text: text.baseAddress!)
+        body(entries.baseAddress!, headers.count)
       }
-    }
-  }
-
-  private func copy(_ text: String, to storage: UnsafeMutableBufferPointer<UInt8>, at offset: Int)
-    -> Int
-  {
-    var text = text
-    return text.withUTF8 { utf8 in
-      _ = UnsafeMutableBufferPointer(rebasing: storage[offset..<offset + utf8.count])
-        .initialize(fromContentsOf: utf8)
-      return utf8.count
     }
   }
 

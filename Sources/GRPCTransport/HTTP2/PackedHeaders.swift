@@ -17,16 +17,33 @@ package final class PackedHeaders: @unchecked Sendable {
   package init(_ fields: [HeaderField]) {
     self.fields = fields
     let entryBytes = MemoryLayout<nghttp2_nv>.stride * fields.count
-    let textBytes = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
     storage = .allocate(
-      byteCount: max(1, entryBytes + textBytes), alignment: MemoryLayout<nghttp2_nv>.alignment)
+      byteCount: max(1, entryBytes + Self.textBytes(of: fields)),
+      alignment: MemoryLayout<nghttp2_nv>.alignment)
     entries = storage.bindMemory(to: nghttp2_nv.self, capacity: fields.count)
-    var text = (storage + entryBytes).assumingMemoryBound(to: UInt8.self)
+    Self.lay(
+      fields, entries: entries, text: (storage + entryBytes).assumingMemoryBound(to: UInt8.self))
+  }
+
+  /// The bytes `lay` needs for the names and values of `fields`.
+  static func textBytes(of fields: [HeaderField]) -> Int {
+    fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+  }
+
+  /// Lays `fields` out the way nghttp2 reads them: one entry each in
+  /// `entries`, pointing into `text`, which holds `textBytes(of: fields)`.
+  /// Also used for blocks sent once, in temporary memory
+  /// (`NGHTTP2Session.withNameValues`).
+  static func lay(
+    _ fields: [HeaderField], entries: UnsafeMutablePointer<nghttp2_nv>,
+    text start: UnsafeMutablePointer<UInt8>
+  ) {
+    var text = start
     for (index, field) in fields.enumerated() {
       let name = text
-      text = Self.copy(field.name, to: text)
+      text = copy(field.name, to: text)
       let value = text
-      text = Self.copy(field.value, to: text)
+      text = copy(field.value, to: text)
       (entries + index).initialize(
         to: nghttp2_nv(
           name: name, value: value, namelen: value - name, valuelen: text - value,
