@@ -366,11 +366,7 @@ public final class GRPCServerConnection {
     _ stream: ServerStream, _ status: GRPCStatus, trailers: Metadata = Metadata()
   ) {
     stream.responseStarted = true
-    var headers = [
-      HeaderField(":status", "200"), HeaderField("content-type", "application/grpc"),
-      HeaderField("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingValue),
-    ]
-    headers += statusFields(status, trailers)
+    let headers = Self.plainResponseHeaders.fields + statusFields(status, trailers)
     session.submitFinalResponse(streamID: stream.id, headers: headers)
     outputReady()
   }

@@ -67,30 +67,28 @@ final class ServerStream {
   /// message allocates anew.
   func releaseDrainedOutbound() {
     guard pendingOutboundBytes == 0 else { return }
-    outbound = []
-    outboundOffset = 0
-    outboundIsShared = false
+    dropOutbound()
   }
 
   /// Drops the response bytes not sent yet; returns how many there were.
   func discardOutbound() -> Int {
     let dropped = pendingOutboundBytes
-    outbound = []
-    outboundOffset = 0
-    outboundIsShared = false
+    dropOutbound()
     return dropped
   }
 
   /// Everything queued is sent: a small buffer of the stream's own is kept
   /// for the next message (when `keepingCapacity`), a shared one dropped.
   func outboundSent(keepingCapacity: Bool) {
-    if outboundIsShared {
-      outbound = []
-      outboundIsShared = false
-    } else {
-      outbound.removeAll(keepingCapacity: keepingCapacity)
-    }
+    guard !outboundIsShared else { return dropOutbound() }
+    outbound.removeAll(keepingCapacity: keepingCapacity)
     outboundOffset = 0
+  }
+
+  private func dropOutbound() {
+    outbound = []
+    outboundOffset = 0
+    outboundIsShared = false
   }
 
   /// Queues `framed` with nothing else pending: its bytes become the
