@@ -4,16 +4,12 @@
 /// a full patch is nine optional strings and a template patch, and
 /// building, copying and inspecting one was about a fifth of such a call.
 public struct TemplateValueUpdate: Sendable, Equatable {
-  public enum Kind: Sendable, Equatable {
-    case gauge, progress, value
-  }
-
   public var id: String
   /// The template the request names.
-  public var kind: Kind
+  public var kind: TemplateKind
   public var value: Double
 
-  public init(id: String, kind: Kind, value: Double) {
+  public init(id: String, kind: TemplateKind, value: Double) {
     self.id = id
     self.kind = kind
     self.value = value
@@ -28,12 +24,5 @@ public struct TemplateValueUpdate: Sendable, Equatable {
       case .value: .value(PlainValuePatch(value: value))
       }
     return WidgetUpdate(id: id, content: ContentPatch(template: template))
-  }
-
-  func names(_ stored: Template) -> Bool {
-    switch (kind, stored) {
-    case (.gauge, .gauge), (.progress, .progress), (.value, .value): true
-    default: false
-    }
   }
 }

@@ -126,7 +126,7 @@ public struct WidgetTable: Sendable {
     // this is every value-only UpdateWidget.
     if let id = request.id, let (template, value) = Self.onlyValue(of: request),
       let index = index(ofExactly: id),
-      Self.template(template, isKindOf: widgetsByID.values[index].widget.content.template)
+      template.kind == widgetsByID.values[index].widget.content.template.kind
     {
       return try setValue(value, id: id, at: index, now: now)
     }
@@ -150,7 +150,7 @@ public struct WidgetTable: Sendable {
     -> WidgetChange
   {
     if let index = index(ofExactly: request.id),
-      request.names(widgetsByID.values[index].widget.content.template)
+      request.kind == widgetsByID.values[index].widget.content.template.kind
     {
       return try setValue(request.value, id: request.id, at: index, now: now)
     }
@@ -175,15 +175,6 @@ public struct WidgetTable: Sendable {
     default: value = nil
     }
     return value.map { (template, $0) }
-  }
-
-  private static func template(_ patch: TemplatePatch, isKindOf stored: Template) -> Bool {
-    switch patch {
-    case .gauge: if case .gauge = stored { return true }
-    case .progress: if case .progress = stored { return true }
-    case .value: if case .value = stored { return true }
-    }
-    return false
   }
 
   /// Sets the main value of an existing widget, whatever its template: the

@@ -27,7 +27,7 @@ extension TemplateValueUpdate {
     guard let id, let content, StringFieldCheck.stringProblem(in: id) == nil else { return nil }
 
     var contentReader = WireReader(content)
-    let kind: Kind
+    let kind: TemplateKind
     switch contentReader.nextKey() {
     case WireReader.key(1, .lengthDelimited): kind = .gauge
     case WireReader.key(2, .lengthDelimited): kind = .progress

@@ -65,7 +65,7 @@ extension WidgetWire {
       content.icon == nil, content.unit == nil, content.has_trend == 0,
       content.accent_color == nil, content.background_color == nil, content.text_color == nil
     else { return nil }
-    let kind: TemplateValueUpdate.Kind
+    let kind: TemplateKind
     let value: Double
     switch content.template_case {
     case GAUGE__V1__CONTENT__TEMPLATE_GAUGE:

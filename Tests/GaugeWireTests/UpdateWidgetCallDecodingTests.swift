@@ -12,9 +12,9 @@ import Testing
   private static let gaugeValue = request(template: 1, ProtoBytes().double(1, 0.5))
 
   @Test(arguments: [
-    (UInt64(1), TemplateValueUpdate.Kind.gauge), (2, .progress), (3, .value),
+    (UInt64(1), TemplateKind.gauge), (2, .progress), (3, .value),
   ])
-  func aTemplateValueAloneIsReadAsOne(field: UInt64, kind: TemplateValueUpdate.Kind) throws {
+  func aTemplateValueAloneIsReadAsOne(field: UInt64, kind: TemplateKind) throws {
     let message = Self.request(template: field, ProtoBytes().double(1, 0.5))
 
     let call = try decode(message, with: WidgetWire.decodeUpdateWidgetCall)
