@@ -181,20 +181,20 @@ public final class GRPCServerConnection {
   private func dispatch(_ stream: ServerStream, head: borrowing RequestHead, endStream: Bool) {
     // HEAD gets what GET would, without the content (RFC 9110 section 9.3.2):
     // a body there is a protocol error to HTTP/2 clients.
-    let headOnly = head.method == "HEAD"
+    let headOnly = head.method == .head
     if head.isRootPath {
-      if head.method == "GET" || headOnly || (head.method == "POST" && !head.isGRPC) {
+      if head.method == .get || headOnly || (head.method == .post && !head.isGRPC) {
         respondBanner(stream, headOnly: headOnly)
         return
       }
-      if head.method != "POST" {
+      if head.method != .post {
         respondHTTP(
           stream, status: 405, title: "Method Not Allowed",
           detail: "/ answers GET, HEAD and POST", allow: "GET, HEAD, POST")
         return
       }
     }
-    guard head.method == "POST" else {
+    guard head.method == .post else {
       respondHTTP(
         stream, status: 405, title: "Method Not Allowed", detail: "gRPC requires POST",
         allow: "POST", headOnly: headOnly)

@@ -1,9 +1,7 @@
-import Glibc
-
 /// The request headers of one stream, collected as nghttp2 reports them and
 /// capped in size as they arrive.
 struct RequestHead {
-  var method = ""
+  var method = RequestMethod.other
   /// The `:path` as received. Bytes, in a buffer `reset` keeps: routing
   /// needs no String, and making one per request showed in profiles.
   private(set) var path: [UInt8] = []
@@ -27,7 +25,7 @@ struct RequestHead {
     // Every request carries the same few headers: they are recognised by
     // their bytes, and only the values kept become Strings.
     switch KnownHeader(name) {
-    case .method: method = String(decoding: value, as: UTF8.self)
+    case .method: method = RequestMethod(value)
     case .path:
       path.removeAll(keepingCapacity: true)
       path.append(contentsOf: value)
@@ -102,12 +100,7 @@ private enum KnownHeader {
 
   /// nil for a header that may be custom metadata.
   init?(_ name: UnsafeRawBufferPointer) {
-    func equals(_ literal: StaticString) -> Bool {
-      guard name.count == literal.utf8CodeUnitCount, let base = name.baseAddress else {
-        return false
-      }
-      return memcmp(base, literal.utf8Start, name.count) == 0
-    }
+    let equals = name.hasBytes(of:)
     switch name.count {
     case 2 where equals("te"): self = .ignored
     case 5 where equals(":path"): self = .path
@@ -115,6 +108,7 @@ private enum KnownHeader {
     case 7 where equals(":scheme"): self = .ignored
     case 10 where equals(":authority"): self = .ignored
     case 10 where equals("user-agent"): self = .ignored
+    case 14 where equals("content-length"): self = .ignored
     case 12 where equals("content-type"): self = .contentType
     case 12 where equals("grpc-timeout"): self = .timeout
     case 13 where equals("grpc-encoding"): self = .encoding
