@@ -33,6 +33,8 @@ package final class NGHTTP2Session {
   /// The session's allocator (`gauged_nghttp2_allocator`); freed after it.
   private let allocator: UnsafeMutablePointer<gauged_nghttp2_allocator>
   private let frameBuffer: SharedFrameBuffer?
+  /// Held so that the cache outlives the session's last free.
+  private let blockCache: NGHTTP2BlockCache?
   /// Unowned, not weak: a weak reference would put the delegate on slow
   /// reference counting for every retain, and callbacks retain it several
   /// times per frame. The delegate owns the session and callbacks run only
@@ -49,14 +51,17 @@ package final class NGHTTP2Session {
   private(set) var terminationReason: String?
 
   /// `frameBuffer`: the outbound frame buffer this session shares with
-  /// the other sessions of its event loop (nil: a buffer of its own).
+  /// the other sessions of its event loop (nil: a buffer of its own);
+  /// `blockCache`: the small blocks they share (nil: malloc each time).
   package init(
     role: Role = .server, settings: Settings, frameBuffer: SharedFrameBuffer? = nil,
+    blockCache: NGHTTP2BlockCache? = nil,
     clock: @escaping () -> ContinuousClock.Instant = { .now }
   ) {
     self.clock = clock
     self.initialWindowSize = settings.initialWindowSize
     self.frameBuffer = frameBuffer
+    self.blockCache = blockCache
     allocator = .allocate(capacity: 1)
     var callbacks: OpaquePointer?
     nghttp2_session_callbacks_new(&callbacks)
@@ -114,7 +119,8 @@ package final class NGHTTP2Session {
       nghttp2_option_set_no_closed_streams(options, 1)
     }
     gauged_nghttp2_session_new(
-      &session, role == .server ? 1 : 0, callbacks, options, allocator, frameBuffer?.bytes)
+      &session, role == .server ? 1 : 0, callbacks, options, allocator, frameBuffer?.bytes,
+      blockCache?.cache)
     precondition(session != nil, "nghttp2_session_new3 failed (out of memory)")
     nghttp2_session_set_user_data(session, Unmanaged.passUnretained(self).toOpaque())
 

@@ -11,6 +11,7 @@ public final class ConnectionGroup {
   let router: Router
   let configuration: ServerConfiguration
   let frameBuffer: SharedFrameBuffer?
+  let blockCache: NGHTTP2BlockCache?
   /// Paths already resolved to a method: clients call the same few methods
   /// over and over. Only found methods are kept, and at most `maxKnownRoutes`,
   /// so a client sending made-up paths cannot grow it. Keyed by a hash of
@@ -32,11 +33,13 @@ public final class ConnectionGroup {
   private static let maxSpareOutboundBytes = 64 << 10
 
   /// `sharesFrameBuffer`: the connections serialize frames in one buffer,
-  /// which is safe because they all run on one loop.
+  /// and reuse the small blocks nghttp2 frees, which is safe because they
+  /// all run on one loop.
   public init(router: Router, configuration: ServerConfiguration, sharesFrameBuffer: Bool = true) {
     self.router = router
     self.configuration = configuration
     self.frameBuffer = sharesFrameBuffer ? SharedFrameBuffer() : nil
+    self.blockCache = sharesFrameBuffer ? NGHTTP2BlockCache() : nil
   }
 
   func borrowHeaderBlock() -> IncomingHeaderBlock {

@@ -82,7 +82,8 @@ public final class GRPCServerConnection {
     settings.floodLimits = configuration.floodLimits
     settings.libraryFloodChecks = configuration.libraryFloodChecks
     self.session = NGHTTP2Session(
-      settings: settings, frameBuffer: group.frameBuffer, clock: { [scheduler] in scheduler.now })
+      settings: settings, frameBuffer: group.frameBuffer, blockCache: group.blockCache,
+      clock: { [scheduler] in scheduler.now })
     self.pingPolicy = PingAbusePolicy(
       minInterval: configuration.keepalive.minReceivedPingInterval,
       maxStrikes: configuration.keepalive.maxPingStrikes)

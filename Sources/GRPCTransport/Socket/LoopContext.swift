@@ -84,13 +84,18 @@ final class LoopContext: @unchecked Sendable {
     // Once per quiet spell of the whole loop: the trim holds each malloc
     // arena's lock while it walks it (milliseconds for a heap of 100 MB),
     // so it waits until no connection of this loop is there to notice.
-    if !active { group.releaseSpareOutboundBuffers() }
+    if !active {
+      group.releaseSpareOutboundBuffers()
+      group.blockCache?.release()
+    }
     if trimmed, !active { Syscall.releaseFreeHeapPages() }
     scheduleIdleSweep()
   }
 
   private func closed(_ handler: ConnectionHandler) {
     connections.removeValue(forKey: ObjectIdentifier(handler))
+    // No sweep runs without connections: what they left goes back now.
+    if connections.isEmpty { group.blockCache?.release() }
     finishIfEmpty()
   }
 
