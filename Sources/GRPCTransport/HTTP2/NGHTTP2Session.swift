@@ -135,6 +135,11 @@ package final class NGHTTP2Session {
         settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
         value: settings.maxHeaderListSize),
     ]
+    if role == .server {
+      entries.append(
+        nghttp2_settings_entry(
+          settings_id: Int32(NGHTTP2_SETTINGS_NO_RFC7540_PRIORITIES.rawValue), value: 1))
+    }
     if role == .client {
       // gRPC has no use for server push.
       entries.append(
