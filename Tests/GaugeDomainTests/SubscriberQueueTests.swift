@@ -109,21 +109,19 @@ struct TestEvent: SubscriptionEvent, Equatable {
     var queue = SubscriberQueue<TestEvent>()
     queue.begin(resetFirst: false, initial: [TestEvent(widgetID: "a", revision: 1)], revision: 2)
     // The initial state and synced are still owed: the event must wait.
-    #expect(queue.takeIfDirect(TestEvent(widgetID: "b", revision: 3)) == nil)
+    #expect(!queue.sendsDirect(TestEvent(widgetID: "b", revision: 3)))
     _ = drain(&queue)
-    #expect(queue.takeIfDirect(TestEvent(widgetID: "b", revision: 2)) == nil)
-    #expect(
-      queue.takeIfDirect(TestEvent(widgetID: "b", revision: 4))
-        == TestEvent(widgetID: "b", revision: 4))
+    #expect(!queue.sendsDirect(TestEvent(widgetID: "b", revision: 2)))
+    #expect(queue.sendsDirect(TestEvent(widgetID: "b", revision: 4)))
     queue.offer(TestEvent(widgetID: "c", revision: 5))
-    #expect(queue.takeIfDirect(TestEvent(widgetID: "d", revision: 6)) == nil)
+    #expect(!queue.sendsDirect(TestEvent(widgetID: "d", revision: 6)))
   }
 
   @Test func aMinimumIntervalNeverGoesDirect() {
     var queue = SubscriberQueue<TestEvent>(minIntervalMs: 10)
     queue.begin(resetFirst: false, initial: [], revision: 0)
     _ = drain(&queue)
-    #expect(queue.takeIfDirect(TestEvent(widgetID: "a", revision: 1)) == nil)
+    #expect(!queue.sendsDirect(TestEvent(widgetID: "a", revision: 1)))
   }
 
   @Test func removalsCoalesceWithUpserts() {

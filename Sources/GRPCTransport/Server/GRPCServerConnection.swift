@@ -477,11 +477,12 @@ extension GRPCServerConnection: ServerCallSink {
     wake(stream)
   }
 
-  func send(_ stream: ServerStream, framed: FramedMessage) {
+  func send(_ stream: ServerStream, framed: consuming FramedMessage) {
     guard stream.responseEncoding == .identity else {
       return send(stream, message: framed.message, compress: true)
     }
-    guard admitsResponse(of: framed.bytes.count, on: stream) else { return }
+    let size = framed.bytes.count
+    guard admitsResponse(of: size, on: stream) else { return }
     startResponse(stream, metadata: Metadata())
     if stream.pendingOutboundBytes == 0 {
       var own = stream.adoptShared(framed)
@@ -489,7 +490,7 @@ extension GRPCServerConnection: ServerCallSink {
     } else {
       stream.outbound.append(contentsOf: framed.bytes)
     }
-    queuedResponseBytes += framed.bytes.count
+    queuedResponseBytes += size
     wake(stream)
   }
 

@@ -70,7 +70,7 @@ public final class ServerCall: @unchecked Sendable {
   /// Queues a message framed once for many calls. Sent as it is when the
   /// call's responses are not compressed; otherwise compressed as
   /// `send(message:)` would.
-  public func send(framed: FramedMessage) {
+  public func send(framed: consuming FramedMessage) {
     guard !isFinished else { return }
     guard let stream else { return }
     sink?.send(stream, framed: framed)
@@ -156,7 +156,7 @@ public final class ServerCall: @unchecked Sendable {
 protocol ServerCallSink: AnyObject {
   func sendInitialMetadata(_ stream: ServerStream, metadata: Metadata)
   func send(_ stream: ServerStream, message: [UInt8], compress: Bool)
-  func send(_ stream: ServerStream, framed: FramedMessage)
+  func send(_ stream: ServerStream, framed: consuming FramedMessage)
   func send(
     _ stream: ServerStream, messageOfSize size: Int, compress: Bool,
     writingWith write: (UnsafeMutableRawBufferPointer) -> Void)

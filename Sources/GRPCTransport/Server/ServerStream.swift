@@ -94,7 +94,7 @@ final class ServerStream {
   /// Queues `framed` with nothing else pending: its bytes become the
   /// outbound buffer as they are; returns the stream's own buffer, if it
   /// had one, for the connection group to keep.
-  func adoptShared(_ framed: FramedMessage) -> [UInt8] {
+  func adoptShared(_ framed: consuming FramedMessage) -> [UInt8] {
     precondition(pendingOutboundBytes == 0, "a shared message adopted behind queued bytes")
     var own = framed.bytes
     swap(&own, &outbound)

@@ -47,12 +47,12 @@ public struct SubscriberQueue<Event: SubscriptionEvent> {
     floor = revision
   }
 
-  /// The event itself when it can go out at once, skipping the queue:
-  /// nothing is owed before it and no interval holds it back. Otherwise nil,
-  /// and the caller offers it.
-  @inlinable public mutating func takeIfDirect(_ event: Event) -> Event? {
-    guard minIntervalMs == 0, event.revision > floor, isEmpty else { return nil }
-    return event
+  /// Whether the event can go out at once, skipping the queue: nothing is
+  /// owed before it and no interval holds it back. Otherwise the caller
+  /// offers it. A Bool, not the event: handing the event back was a retain
+  /// and a release per subscriber and event.
+  @inlinable public func sendsDirect(_ event: Event) -> Bool {
+    minIntervalMs == 0 && event.revision > floor && isEmpty
   }
 
   /// A change made after the subscription was attached.

@@ -118,8 +118,8 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
   /// A live change for a watched widget. A reader that keeps up gets it
   /// at once; otherwise it waits in the queue (coalesced) for `pump`.
   func offer(_ event: SharedEvent) -> Bool {
-    if call.pendingOutboundBytes < Self.lowWaterBytes, let direct = queue.takeIfDirect(event) {
-      call.send(framed: direct.framed)
+    if call.pendingOutboundBytes < Self.lowWaterBytes, queue.sendsDirect(event) {
+      call.send(framed: event.framed)
       return true
     }
     queue.offer(event)
