@@ -27,6 +27,22 @@ import Testing
     #expect(packed.fields == fields)
   }
 
+  /// Only a block that outlives every frame lets nghttp2 skip copying it:
+  /// nghttp2 reads uncopied names and values when it sends the frame.
+  @Test func onlyPermanentBlocksAreLentUncopied() {
+    let fields = [HeaderField(":status", "200"), HeaderField("grpc-status", "0")]
+    let noCopy = UInt8(
+      NGHTTP2_NV_FLAG_NO_COPY_NAME.rawValue | NGHTTP2_NV_FLAG_NO_COPY_VALUE.rawValue)
+    let permanent = PackedHeaders(fields, permanent: true)
+    #expect(
+      permanent.withNameValues { entries, count in (0..<count).map { entries[$0].flags } }
+        == [noCopy, noCopy])
+    let temporary = PackedHeaders(fields)
+    #expect(
+      temporary.withNameValues { entries, count in (0..<count).map { entries[$0].flags } }
+        == [0, 0])
+  }
+
   @Test func anEmptyBlockHasNoEntries() {
     #expect(PackedHeaders([]).withNameValues { _, count in count } == 0)
   }

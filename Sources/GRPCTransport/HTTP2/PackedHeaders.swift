@@ -7,14 +7,17 @@ import CNGHTTP2
 /// Strings again for every call cost about 3% of a unary call.
 ///
 /// `@unchecked Sendable`: the memory is written only by `init` and read
-/// (by nghttp2, which copies it on submit) afterwards, so shared packed
-/// blocks can live in `static let`s that any loop reads.
+/// (by nghttp2) afterwards, so shared packed blocks can live in
+/// `static let`s that any loop reads.
 package final class PackedHeaders: @unchecked Sendable {
   package let fields: [HeaderField]
   private let storage: UnsafeMutableRawPointer
   private let entries: UnsafeMutablePointer<nghttp2_nv>
 
-  package init(_ fields: [HeaderField]) {
+  /// `permanent`: the block lives as long as the process (a `static let`),
+  /// so nghttp2 may read its names and values where they are instead of
+  /// copying them on every submit; it reads them when the frame is sent.
+  package init(_ fields: [HeaderField], permanent: Bool = false) {
     self.fields = fields
     let entryBytes = MemoryLayout<nghttp2_nv>.stride * fields.count
     storage = .allocate(
@@ -22,7 +25,10 @@ package final class PackedHeaders: @unchecked Sendable {
       alignment: MemoryLayout<nghttp2_nv>.alignment)
     entries = storage.bindMemory(to: nghttp2_nv.self, capacity: fields.count)
     Self.lay(
-      fields, entries: entries, text: (storage + entryBytes).assumingMemoryBound(to: UInt8.self))
+      fields, entries: entries, text: (storage + entryBytes).assumingMemoryBound(to: UInt8.self),
+      flags: permanent
+        ? UInt8(NGHTTP2_NV_FLAG_NO_COPY_NAME.rawValue | NGHTTP2_NV_FLAG_NO_COPY_VALUE.rawValue)
+        : UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
   }
 
   /// The bytes `lay` needs for the names and values of `fields`.
@@ -36,7 +42,7 @@ package final class PackedHeaders: @unchecked Sendable {
   /// (`NGHTTP2Session.withNameValues`).
   static func lay(
     _ fields: [HeaderField], entries: UnsafeMutablePointer<nghttp2_nv>,
-    text start: UnsafeMutablePointer<UInt8>
+    text start: UnsafeMutablePointer<UInt8>, flags: UInt8 = UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
   ) {
     var text = start
     for (index, field) in fields.enumerated() {
@@ -46,8 +52,7 @@ package final class PackedHeaders: @unchecked Sendable {
       text = copy(field.value, to: text)
       (entries + index).initialize(
         to: nghttp2_nv(
-          name: name, value: value, namelen: value - name, valuelen: text - value,
-          flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+          name: name, value: value, namelen: value - name, valuelen: text - value, flags: flags))
     }
   }
 

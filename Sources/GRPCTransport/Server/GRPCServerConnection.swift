@@ -304,14 +304,16 @@ public final class GRPCServerConnection {
   // MARK: Responses
 
   /// The headers of almost every response, packed once.
-  private static let plainResponseHeaders = PackedHeaders([
-    HeaderField(":status", "200"),
-    HeaderField("content-type", "application/grpc"),
-    HeaderField("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingValue),
-  ])
+  private static let plainResponseHeaders = PackedHeaders(
+    [
+      HeaderField(":status", "200"),
+      HeaderField("content-type", "application/grpc"),
+      HeaderField("grpc-accept-encoding", CompressionAlgorithm.acceptEncodingValue),
+    ], permanent: true)
 
   /// The trailers of almost every call, packed once.
-  private static let okTrailers = PackedHeaders([HeaderField("grpc-status", "0")])
+  private static let okTrailers = PackedHeaders(
+    [HeaderField("grpc-status", "0")], permanent: true)
 
   private func responseHeaders(_ stream: ServerStream, _ metadata: Metadata) -> PackedHeaders {
     if stream.responseEncoding == .identity, metadata.isEmpty { return Self.plainResponseHeaders }
