@@ -125,14 +125,17 @@ import Testing
     }
   }
 
-  /// Routes are cached by the path's bytes; a cached route answers only
-  /// its own path.
+  /// Routes are cached by the path's bytes, and the last one found is
+  /// tried first; a cached route answers only its own path, repeated or not.
   @Test func routeCacheAnswersEachPathWithItsOwnRoute() {
     let group = ConnectionGroup(
       router: Router(services: [EchoService()]), configuration: ServerConfiguration())
     for _ in 0..<3 {
       guard case .found(_, "test.Echo", "Echo") = group.route(Array("/test.Echo/Echo".utf8)),
         case .found(_, "test.Echo", "Fail") = group.route(Array("/test.Echo/Fail".utf8)),
+        case .found(_, "test.Echo", "Fail") = group.route(Array("/test.Echo/Fail".utf8)),
+        case .found(_, "test.Echo", "Hold") = group.route(Array("/test.Echo/Hold".utf8)),
+        case .unknownMethod("test.Echo", "Fai") = group.route(Array("/test.Echo/Fai".utf8)),
         case .unknownMethod("test.Echo", "Echoes") = group.route(
           Array("/test.Echo/Echoes".utf8)),
         case .unknownService("test.Ech") = group.route(Array("/test.Ech/Echo".utf8)),

@@ -19,6 +19,8 @@ public final class ConnectionGroup {
   /// String.
   private var knownRoutes: [UInt64: KnownRoute] = [:]
   private static let maxKnownRoutes = 256
+  /// The known route a path matched last (see `route`).
+  private var lastRoute: KnownRoute?
   /// Blocks lent to connections while they receive a header block, and
   /// given back when it ends: a loop needs as many as it has connections
   /// in the middle of one, which is few.
@@ -77,13 +79,21 @@ public final class ConnectionGroup {
   }
 
   func route(_ path: [UInt8]) -> Router.Route {
+    // The calls of a loop mostly repeat one method: the route found last
+    // is tried before hashing the path.
+    if let lastRoute, lastRoute.matches(path) { return lastRoute.route }
     let key = Self.fnv1a(path)
     let known = knownRoutes[key]
-    if let known, known.matches(path) { return known.route }
+    if let known, known.matches(path) {
+      lastRoute = known
+      return known.route
+    }
     let route = router.route(path: String(decoding: path, as: UTF8.self))
     // A colliding path is routed each time rather than evicting the other.
     if case .found = route, known == nil, knownRoutes.count < Self.maxKnownRoutes {
-      knownRoutes[key] = KnownRoute(path: path, route: route)
+      let found = KnownRoute(path: path, route: route)
+      knownRoutes[key] = found
+      lastRoute = found
     }
     return route
   }
