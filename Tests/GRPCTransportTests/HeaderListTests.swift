@@ -73,6 +73,29 @@ import Testing
       service.handlers[0].call.metadata["x-big"] == .text(String(repeating: "c", count: 15_000)))
   }
 
+  /// A reset head is a fresh one, whatever the request set: pooled blocks
+  /// carry nothing from one request to the next.
+  @Test(arguments: ["text/plain", "application/grpc"])
+  func aResetHeadEqualsAFreshOne(contentType: String) {
+    var head = RequestHead()
+    let fields: [(String, String)] = [
+      (":method", "POST"), (":path", "/test.Echo/Echo"), ("content-type", contentType),
+      ("grpc-timeout", "1S"), ("grpc-encoding", "gzip"), ("grpc-accept-encoding", "gzip"),
+      ("x-custom", "kept"), ("x-raw-bin", "not base64!"),
+    ]
+    for (name, value) in fields {
+      let added = Array(name.utf8).withUnsafeBytes { name in
+        Array(value.utf8).withUnsafeBytes { value in
+          head.add(name: name, value: value, limit: 1 << 14)
+        }
+      }
+      #expect(added)
+    }
+    #expect(String(describing: head) != String(describing: RequestHead()))
+    head.reset()
+    #expect(String(describing: head) == String(describing: RequestHead()))
+  }
+
   /// Nothing is kept once the list is over its cap, however long it goes on.
   @Test func requestHeadStopsStoringAtTheCap() {
     var head = RequestHead()
