@@ -5,6 +5,7 @@ extension UnsafeRawBufferPointer {
   /// values are recognised without making a String of them. Up to 16 bytes
   /// are compared as two overlapping words; a `memcmp` call cost more than
   /// the comparison for names this short.
+  @inline(__always)
   func hasBytes(of literal: StaticString) -> Bool {
     let length = literal.utf8CodeUnitCount
     guard count == length, let baseAddress else { return false }
