@@ -593,11 +593,17 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
   package func streamHeader(
     _ streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer
   ) -> Bool {
-    guard streams.contains(streamID) else { return true }
-    // Another stream's block: the client's trailers, capped like request
-    // headers and then ignored.
-    let block =
-      incomingBlock.flatMap { $0.streamID == streamID ? $0 : nil } ?? beginHeaderBlock(streamID)
+    // The block being received belongs to an open stream (`streamClosed`
+    // drops it), so only a header without one needs the stream looked up.
+    let block: IncomingHeaderBlock
+    if let current = incomingBlock, current.streamID == streamID {
+      block = current
+    } else {
+      guard streams.contains(streamID) else { return true }
+      // Another stream's block: the client's trailers, capped like request
+      // headers and then ignored.
+      block = beginHeaderBlock(streamID)
+    }
     if block.head.add(name: name, value: value, limit: group.configuration.maxHeaderListBytes) {
       return true
     }
