@@ -39,7 +39,7 @@ public final class GRPCClientConnection {
     // We never accept streams from the server.
     settings.maxConcurrentStreams = 0
     self.session = NGHTTP2Session(role: .client, settings: settings)
-    session.delegate = self
+    session.attach(delegate: self)
     back.target = self
     // The connection preface and SETTINGS go out first.
     outputReady()

@@ -35,11 +35,20 @@ package final class NGHTTP2Session {
   private let frameBuffer: SharedFrameBuffer?
   /// Held so that the cache outlives the session's last free.
   private let blockCache: NGHTTP2BlockCache?
-  /// Unowned, not weak: a weak reference would put the delegate on slow
-  /// reference counting for every retain, and callbacks retain it several
-  /// times per frame. The delegate owns the session and callbacks run only
-  /// inside its calls into the session, so it outlives every use.
-  package unowned(unsafe) var delegate: HTTP2SessionDelegate?
+  /// Reaches the delegate (`attach`) for the callbacks. Held strongly in
+  /// `caller`; the callbacks use `callerReference`, which is borrowed
+  /// without a reference count (a class `var` read is a retain).
+  private var caller = HTTP2SessionDelegateCaller()
+  private var callerReference: Unmanaged<HTTP2SessionDelegateCaller>
+
+  /// Makes `delegate` the receiver of this session's events; called once,
+  /// by the delegate's initializer, before any input or output. Not
+  /// retained: the delegate owns the session, and callbacks run only
+  /// inside its calls into the session.
+  package func attach<Delegate: HTTP2SessionDelegate>(delegate: Delegate) {
+    caller = TypedHTTP2SessionDelegateCaller(delegate)
+    callerReference = .passUnretained(caller)
+  }
   /// The flood limits libnghttp2 enforces on this session.
   let libraryFloodChecks: FloodChecks
   /// The stream window announced in SETTINGS.
@@ -59,6 +68,7 @@ package final class NGHTTP2Session {
     clock: @escaping () -> ContinuousClock.Instant = { .now }
   ) {
     self.clock = clock
+    self.callerReference = .passUnretained(caller)
     self.initialWindowSize = settings.initialWindowSize
     self.frameBuffer = frameBuffer
     self.blockCache = blockCache
@@ -353,6 +363,12 @@ package final class NGHTTP2Session {
     guard let userData else { return failure }
     return Unmanaged<NGHTTP2Session>.fromOpaque(userData)._withUnsafeGuaranteedRef(body)
   }
+
+  /// Runs `body` with the delegate's caller, borrowed.
+  @inline(__always)
+  fileprivate func withDelegate<Result>(_ body: (HTTP2SessionDelegateCaller) -> Result) -> Result {
+    callerReference._withUnsafeGuaranteedRef(body)
+  }
 }
 
 // nghttp2 callbacks. Each recovers the session from user data, reports to
@@ -390,7 +406,7 @@ private func onBeginHeaders(
   guard let frame else { return callbackFailure }
   return NGHTTP2Session.withOwner(userData, else: callbackFailure) { owner in
     if isRequestHeaders(frame), frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
-      owner.delegate?.streamBegan(frame.pointee.hd.stream_id)
+      owner.withDelegate { $0.streamBegan(frame.pointee.hd.stream_id) }
     }
     return 0
   }
@@ -403,11 +419,12 @@ private func onHeader(
 ) -> Int32 {
   guard let frame else { return callbackFailure }
   return NGHTTP2Session.withOwner(userData, else: callbackFailure) { owner in
-    let accepted =
-      owner.delegate?.streamHeader(
+    let accepted = owner.withDelegate {
+      $0.streamHeader(
         frame.pointee.hd.stream_id,
         name: UnsafeRawBufferPointer(start: name, count: nameLength),
-        value: UnsafeRawBufferPointer(start: value, count: valueLength)) ?? false
+        value: UnsafeRawBufferPointer(start: value, count: valueLength))
+    }
     // A temporal failure resets just this stream; the connection lives on.
     return accepted ? 0 : temporalFailure
   }
@@ -435,28 +452,28 @@ private func frameReceived(_ frame: UnsafePointer<nghttp2_frame>, by owner: NGHT
       let payload = withUnsafeBytes(of: frame.pointee.ping.opaque_data) {
         UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self))
       }
-      owner.delegate?.pingAcknowledged(payload: payload)
+      owner.withDelegate { $0.pingAcknowledged(payload: payload) }
     } else {
       if let flood = owner.floodGuard.ackOwed() { owner.flood(flood) }
-      owner.delegate?.pingReceived()
+      owner.withDelegate { $0.pingReceived() }
     }
   case NGHTTP2_SETTINGS.rawValue where !isAck:
     if let flood = owner.floodGuard.ackOwed() { owner.flood(flood) }
   case NGHTTP2_SETTINGS.rawValue:
-    owner.delegate?.settingsAcknowledged()
+    owner.withDelegate { $0.settingsAcknowledged() }
   case NGHTTP2_RST_STREAM.rawValue:
     if let flood = owner.floodGuard.resetReceived(at: owner.clock()) { owner.flood(flood) }
   case NGHTTP2_HEADERS.rawValue:
     let category = frame.pointee.headers.cat
     if category == NGHTTP2_HCAT_REQUEST || category == NGHTTP2_HCAT_RESPONSE {
-      owner.delegate?.streamHeadersEnded(streamID, endStream: endStream)
+      owner.withDelegate { $0.streamHeadersEnded(streamID, endStream: endStream) }
     } else if endStream {
       // Trailers: the header callbacks delivered them; END_STREAM is what
       // is left to report.
-      owner.delegate?.streamEnded(streamID)
+      owner.withDelegate { $0.streamEnded(streamID) }
     }
   case NGHTTP2_DATA.rawValue:
-    if endStream { owner.delegate?.streamEnded(streamID) }
+    if endStream { owner.withDelegate { $0.streamEnded(streamID) } }
   default:
     break
   }
@@ -468,7 +485,9 @@ private func onDataChunk(
   _ length: Int, _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
   NGHTTP2Session.withOwner(userData, else: callbackFailure) { owner in
-    owner.delegate?.streamData(streamID, UnsafeRawBufferPointer(start: data, count: length))
+    owner.withDelegate {
+      $0.streamData(streamID, UnsafeRawBufferPointer(start: data, count: length))
+    }
     return 0
   }
 }
@@ -478,7 +497,7 @@ private func onStreamClose(
   _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
   NGHTTP2Session.withOwner(userData, else: callbackFailure) { owner in
-    owner.delegate?.streamClosed(streamID, errorCode: errorCode)
+    owner.withDelegate { $0.streamClosed(streamID, errorCode: errorCode) }
     return 0
   }
 }
@@ -495,8 +514,8 @@ private func onFrameSent(
   let isHeaders = type == NGHTTP2_HEADERS.rawValue
   guard isHeaders || (type == NGHTTP2_DATA.rawValue && endStream) else { return 0 }
   return NGHTTP2Session.withOwner(userData, else: callbackFailure) { owner in
-    if isHeaders { owner.delegate?.headersSent() }
-    if endStream { owner.delegate?.streamEndSent(frame.pointee.hd.stream_id) }
+    if isHeaders { owner.withDelegate { $0.headersSent() } }
+    if endStream { owner.withDelegate { $0.streamEndSent(frame.pointee.hd.stream_id) } }
     return 0
   }
 }
@@ -507,19 +526,19 @@ private func readOutbound(
   _ source: UnsafeMutablePointer<nghttp2_data_source>?, _ userData: UnsafeMutableRawPointer?
 ) -> Int {
   NGHTTP2Session.withOwner(userData, else: Int(callbackFailure)) { owner in
-    guard let delegate = owner.delegate else { return Int(callbackFailure) }
-    return outbound(
+    outbound(
       of: streamID, into: UnsafeMutableRawBufferPointer(start: buffer, count: length),
-      flags: dataFlags, from: delegate, of: owner)
+      flags: dataFlags, of: owner)
   }
 }
 
 private func outbound(
   of streamID: Int32, into buffer: UnsafeMutableRawBufferPointer,
-  flags dataFlags: UnsafeMutablePointer<UInt32>?, from delegate: HTTP2SessionDelegate,
-  of owner: NGHTTP2Session
+  flags dataFlags: UnsafeMutablePointer<UInt32>?, of owner: NGHTTP2Session
 ) -> Int {
-  let chunk = delegate.streamOutbound(streamID, into: buffer)
+  guard let chunk = owner.withDelegate({ $0.streamOutbound(streamID, into: buffer) }) else {
+    return Int(callbackFailure)
+  }
   switch chunk {
   case .bytes(let count):
     return count

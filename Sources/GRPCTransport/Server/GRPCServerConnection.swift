@@ -88,7 +88,7 @@ public final class GRPCServerConnection {
       minInterval: configuration.keepalive.minReceivedPingInterval,
       maxStrikes: configuration.keepalive.maxPingStrikes)
     self.lastReceived = scheduler.now
-    session.delegate = self
+    session.attach(delegate: self)
     back.target = self
     startLife()
   }
