@@ -26,7 +26,14 @@ public final class ServerCall: @unchecked Sendable {
   /// The connection's state for this call's stream, handed to the sink so
   /// that a send needs no lookup by id (several per event on the fan-out
   /// path). Let go with the sink. Loop only.
-  private var stream: ServerStream?
+  private var stream: ServerStream? {
+    didSet { streamReference = stream.map { .passUnretained($0) } }
+  }
+  /// `stream`, borrowed on the paths every message takes, where reading
+  /// the `var` was a retain and a release. `stream` holds it, and so does
+  /// the connection's stream table until the stream closes, which happens
+  /// in nghttp2's callbacks, never inside a send.
+  private var streamReference: Unmanaged<ServerStream>?
   /// Fixed at creation, so other threads can hop to the loop without
   /// touching `sink`.
   private let executor: any LoopExecutor
@@ -41,6 +48,7 @@ public final class ServerCall: @unchecked Sendable {
     self.metadata = metadata
     self.deadline = deadline
     self.stream = stream
+    self.streamReference = .passUnretained(stream)
     self.sink = sink
     self.executor = sink.loopExecutor
     self.inFlight = inFlight
@@ -71,9 +79,14 @@ public final class ServerCall: @unchecked Sendable {
   /// call's responses are not compressed; otherwise compressed as
   /// `send(message:)` would.
   public func send(framed: consuming FramedMessage) {
-    guard !isFinished else { return }
-    guard let stream else { return }
-    sink?.send(stream, framed: framed)
+    guard !isFinished, let streamReference, let sink else { return }
+    // Moved into the closure through an Optional: a consumed parameter
+    // cannot be captured.
+    var message = Optional(framed)
+    streamReference._withUnsafeGuaranteedRef { stream in
+      guard let framed = message.take() else { return }
+      sink.send(stream, framed: framed)
+    }
   }
 
   /// Queues a response message of `size` bytes that `write` lays out in
@@ -84,9 +97,10 @@ public final class ServerCall: @unchecked Sendable {
     messageOfSize size: Int, compress: Bool = true,
     writingWith write: (UnsafeMutableRawBufferPointer) -> Void
   ) {
-    guard !isFinished else { return }
-    guard let stream else { return }
-    sink?.send(stream, messageOfSize: size, compress: compress, writingWith: write)
+    guard !isFinished, let streamReference, let sink else { return }
+    streamReference._withUnsafeGuaranteedRef {
+      sink.send($0, messageOfSize: size, compress: compress, writingWith: write)
+    }
   }
 
   /// Response bytes queued on this stream that HTTP/2 has not sent yet
@@ -95,7 +109,7 @@ public final class ServerCall: @unchecked Sendable {
     // Read from the stream itself: asked before every event of every
     // subscription, where a call through the sink cost a witness call and
     // two retains.
-    stream?.pendingOutboundBytes ?? 0
+    streamReference?._withUnsafeGuaranteedRef { $0.pendingOutboundBytes } ?? 0
   }
 
   /// The stream expects a quiet spell (a subscription past its snapshot):
