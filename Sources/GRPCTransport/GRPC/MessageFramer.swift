@@ -10,7 +10,7 @@ package enum MessageFramer {
     // than one for the prefix and another for the message. Only when empty:
     // reserving exact sizes as a buffer fills would defeat its geometric
     // growth.
-    if buffer.isEmpty { buffer.reserveCapacity(5 + message.count) }
+    if buffer.isEmpty { buffer.reserveCapacity(prefixBytes + message.count) }
     appendPrefix(length: length, compressed: compressed, to: &buffer)
     buffer.append(contentsOf: message)
   }
@@ -34,12 +34,7 @@ package enum MessageFramer {
       return
     }
     withUnsafeTemporaryAllocation(byteCount: framedSize, alignment: 1) { framed in
-      let length = UInt32(size)
-      framed[0] = 0
-      framed[1] = UInt8(truncatingIfNeeded: length >> 24)
-      framed[2] = UInt8(truncatingIfNeeded: length >> 16)
-      framed[3] = UInt8(truncatingIfNeeded: length >> 8)
-      framed[4] = UInt8(truncatingIfNeeded: length)
+      writePrefix(length: UInt32(size), compressed: false, to: framed)
       write(UnsafeMutableRawBufferPointer(rebasing: framed[prefixBytes...]))
       buffer.append(contentsOf: UnsafeRawBufferPointer(framed))
     }
@@ -50,10 +45,21 @@ package enum MessageFramer {
   private static let stackFramedBytes = 1024
 
   private static func appendPrefix(length: UInt32, compressed: Bool, to buffer: inout [UInt8]) {
-    buffer.append(compressed ? 1 : 0)
-    buffer.append(UInt8(truncatingIfNeeded: length >> 24))
-    buffer.append(UInt8(truncatingIfNeeded: length >> 16))
-    buffer.append(UInt8(truncatingIfNeeded: length >> 8))
-    buffer.append(UInt8(truncatingIfNeeded: length))
+    withUnsafeTemporaryAllocation(byteCount: prefixBytes, alignment: 1) { prefix in
+      writePrefix(length: length, compressed: compressed, to: prefix)
+      buffer.append(contentsOf: UnsafeRawBufferPointer(prefix))
+    }
+  }
+
+  /// The prefix's layout, in the first `prefixBytes` of `bytes`: the
+  /// compressed flag, then the length, big-endian.
+  private static func writePrefix(
+    length: UInt32, compressed: Bool, to bytes: UnsafeMutableRawBufferPointer
+  ) {
+    bytes[0] = compressed ? 1 : 0
+    bytes[1] = UInt8(truncatingIfNeeded: length >> 24)
+    bytes[2] = UInt8(truncatingIfNeeded: length >> 16)
+    bytes[3] = UInt8(truncatingIfNeeded: length >> 8)
+    bytes[4] = UInt8(truncatingIfNeeded: length)
   }
 }
