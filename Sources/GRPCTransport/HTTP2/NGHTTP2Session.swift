@@ -35,10 +35,12 @@ package final class NGHTTP2Session {
   private let frameBuffer: SharedFrameBuffer?
   /// Held so that the cache outlives the session's last free.
   private let blockCache: NGHTTP2BlockCache?
-  /// Reaches the delegate (`attach`) for the callbacks. Held strongly in
-  /// `caller`; the callbacks use `callerReference`, which is borrowed
-  /// without a reference count (a class `var` read is a retain).
-  private var caller = HTTP2SessionDelegateCaller()
+  /// Reaches the delegate (`attach`) for the callbacks. Held strongly
+  /// here; the callbacks use `callerReference`, which is borrowed without
+  /// a reference count (a class `var` read is a retain).
+  private var caller = HTTP2SessionDelegateCaller() {
+    didSet { callerReference = .passUnretained(caller) }
+  }
   private var callerReference: Unmanaged<HTTP2SessionDelegateCaller>
 
   /// Makes `delegate` the receiver of this session's events; called once,
@@ -47,7 +49,6 @@ package final class NGHTTP2Session {
   /// inside its calls into the session.
   package func attach<Delegate: HTTP2SessionDelegate>(delegate: Delegate) {
     caller = TypedHTTP2SessionDelegateCaller(delegate)
-    callerReference = .passUnretained(caller)
   }
   /// The flood limits libnghttp2 enforces on this session.
   let libraryFloodChecks: FloodChecks
