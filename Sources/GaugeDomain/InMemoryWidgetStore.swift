@@ -73,7 +73,7 @@ public final class InMemoryWidgetStore: WidgetStore {
 
   public func setValue(_ value: Double, id: String) throws(WidgetError) -> Widget {
     try upsertedWidget(
-      apply(valueOnly: true) { (table, now) throws(WidgetError) in
+      apply { (table, now) throws(WidgetError) in
         try table.setValue(value, id: id, now: now)
       })
   }
@@ -155,10 +155,11 @@ public final class InMemoryWidgetStore: WidgetStore {
     return persistence.durabilityIfSettled
   }
 
-  /// `valueOnly`: the transition sets nothing but a widget's value, and
-  /// persistence is told so.
+  /// A change that set nothing but a widget's value reaches persistence as
+  /// a `ValueChange`, whichever request made it: value-only UpdateWidget
+  /// calls are most of the unary writes, and a value is logged in a few
+  /// bytes where a widget row is encoded and upserted.
   private func apply(
-    valueOnly: Bool = false,
     _ transition: (inout WidgetTable, Int64) throws(WidgetError) -> WidgetChange
   ) throws(WidgetError) -> WidgetChange {
     try table.withLock { (table) throws(WidgetError) in
@@ -170,7 +171,7 @@ public final class InMemoryWidgetStore: WidgetStore {
       switch change {
       case .removed:
         persistence?.record(change, removedAtMs: now)
-      case .upserted(let widget, _) where valueOnly:
+      case .upserted(let widget, _) where change.revision == table.lastValueOnlyRevision:
         persistence?.recordValue(valueChange(widget, slot: table.lastSetValueSlot))
       case .upserted:
         persistence?.record(change, removedAtMs: nil)

@@ -126,6 +126,31 @@ import Testing
       persistence.recordedValues == [ValueChange(id: "a", value: 4, revision: 2, updatedAtMs: 42)])
   }
 
+  /// An UpdateWidget that sets only the stored template's value is logged
+  /// as a value, like a published one; any other update is a widget row.
+  @Test func valueOnlyUpdatesAreRecordedAsValues() throws {
+    let persistence = RecordingPersistence()
+    let store = InMemoryWidgetStore(clock: { 42 }, persistence: persistence)
+    _ = try store.put(WidgetPut(id: "a", content: gaugeDraft()))
+    _ = try store.update(
+      WidgetUpdate(id: "a", content: ContentPatch(template: .gauge(GaugePatch(value: 1)))))
+    _ = try store.update(TemplateValueUpdate(id: "a", kind: .gauge, value: 2))
+    _ = try store.update(
+      WidgetUpdate(id: "a", content: ContentPatch(template: .gauge(GaugePatch(value: 4)))))
+    _ = try store.update(
+      WidgetUpdate(
+        id: "a", content: ContentPatch(template: .gauge(GaugePatch(value: 4)), label: "L")))
+    _ = try store.update(TemplateValueUpdate(id: "a", kind: .progress, value: 0.5))
+    #expect(
+      persistence.recordedValues == [
+        ValueChange(id: "a", value: 1, revision: 2, updatedAtMs: 42),
+        ValueChange(id: "a", value: 2, revision: 3, updatedAtMs: 42),
+        ValueChange(id: "a", value: 4, revision: 4, updatedAtMs: 42),
+      ])
+    #expect(persistence.recorded.map(\.0.revision) == [1, 5, 6])
+    #expect(try store.get(id: "a").content.template == .progress(Progress(value: 0.5)))
+  }
+
   @Test func rejectedWritesAreNotRecorded() {
     let persistence = RecordingPersistence()
     let store = InMemoryWidgetStore(persistence: persistence)
