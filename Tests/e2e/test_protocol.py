@@ -157,3 +157,46 @@ def test_half_sent_message_then_close_keeps_server_serving(server, stub, new_id)
     assert get(stub, wid).id == wid
     with RawH2(server.port) as raw:
         assert raw.call(GET, request).trailers.get(b"grpc-status") == b"0"
+
+
+# --------------------------------------------------------------------------- malformed requests
+
+
+@pytest.mark.parametrize(
+    "extra, declared",
+    [
+        ([("connection", "keep-alive")], None),
+        ([("transfer-encoding", "chunked")], None),
+        ([("X-Upper", "case")], None),
+        ([("te", "gzip")], None),
+        ([(":protocol", "websocket")], None),
+        ([], +1),
+        ([], -1),
+    ],
+    ids=["connection", "transfer-encoding", "uppercase-name", "te-gzip", "protocol-pseudo",
+         "less-content-than-declared", "more-content-than-declared"],
+)
+def test_malformed_request_is_reset_and_the_connection_serves_on(server, stub, new_id, extra,
+                                                                  declared):
+    """RFC 9113 section 8.1.1: a malformed request's stream is reset with PROTOCOL_ERROR, no
+    handler sees it, and the connection goes on serving."""
+    from rawh2 import PROTOCOL_ERROR, RawPeer
+
+    wid = new_id()
+    put(stub, widget(wid))
+    request = spb.GetWidgetRequest(id=wid).SerializeToString()
+    if declared is not None:
+        extra = [("content-length", str(len(grpc_frame(request)) + declared))]
+    with RawPeer(server.port) as peer:
+        bad, frames = peer.request_frames(GET, request, extra=extra)
+        assert peer.send(*frames)
+        assert peer.read(lambda p: p.reset_code(bad) is not None), "no RST_STREAM"
+        assert peer.reset_code(bad) == PROTOCOL_ERROR
+        assert not any(f.stream_id == bad and type(f).__name__ == "HeadersFrame"
+                       for f in peer.frames), "the malformed request was answered"
+        good, frames = peer.request_frames(GET, request)
+        assert peer.send(*frames)
+        assert peer.read(lambda p: any(f.stream_id == good and "END_STREAM" in f.flags
+                                       for f in p.frames))
+        assert peer.reset_code(good) is None
+        assert not peer.closed

@@ -9,6 +9,8 @@ package protocol HTTP2SessionDelegate: AnyObject {
   func streamHeader(_ streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
     -> Bool
   func streamHeadersEnded(_ streamID: Int32, endStream: Bool)
+  /// A header block after the first (the peer's trailers) ended.
+  func streamTrailersEnded(_ streamID: Int32, endStream: Bool)
   func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer)
   func streamEnded(_ streamID: Int32)
   func streamClosed(_ streamID: Int32, errorCode: UInt32)
@@ -30,6 +32,11 @@ package protocol HTTP2SessionDelegate: AnyObject {
 }
 
 extension HTTP2SessionDelegate {
+  /// A client session keeps nghttp2's HTTP checks, which reset a stream
+  /// whose trailers do not end it: what is left to report is the end.
+  package func streamTrailersEnded(_ streamID: Int32, endStream: Bool) {
+    if endStream { streamEnded(streamID) }
+  }
   // A client has no use for keepalive policing or per-frame accounting.
   package func headersSent() {}
   package func pingReceived() {}

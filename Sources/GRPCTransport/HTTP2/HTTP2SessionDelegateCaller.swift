@@ -15,6 +15,7 @@ package class HTTP2SessionDelegateCaller {
     _ streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer
   ) -> Bool { false }
   func streamHeadersEnded(_ streamID: Int32, endStream: Bool) {}
+  func streamTrailersEnded(_ streamID: Int32, endStream: Bool) {}
   func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {}
   func streamEnded(_ streamID: Int32) {}
   func streamClosed(_ streamID: Int32, errorCode: UInt32) {}
@@ -51,6 +52,10 @@ final class TypedHTTP2SessionDelegateCaller<Delegate: HTTP2SessionDelegate>:
 
   override func streamHeadersEnded(_ streamID: Int32, endStream: Bool) {
     delegate._withUnsafeGuaranteedRef { $0.streamHeadersEnded(streamID, endStream: endStream) }
+  }
+
+  override func streamTrailersEnded(_ streamID: Int32, endStream: Bool) {
+    delegate._withUnsafeGuaranteedRef { $0.streamTrailersEnded(streamID, endStream: endStream) }
   }
 
   override func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {

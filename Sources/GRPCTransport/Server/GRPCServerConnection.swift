@@ -565,9 +565,10 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
   }
 
   @discardableResult
-  private func beginHeaderBlock(_ streamID: Int32) -> IncomingHeaderBlock {
+  private func beginHeaderBlock(_ streamID: Int32, trailers: Bool = false) -> IncomingHeaderBlock {
     let block = incomingBlock ?? group.borrowHeaderBlock()
     block.begin(streamID: streamID)
+    if trailers { block.head.isTrailers = true }
     incomingBlock = block
     return block
   }
@@ -607,29 +608,66 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
       reference = current
     } else {
       guard streams.contains(streamID) else { return true }
-      // Another stream's block: the client's trailers, capped like request
-      // headers and then ignored.
-      reference = .passUnretained(beginHeaderBlock(streamID))
+      // Another stream's block: the client's trailers, held to the same
+      // rules and cap as request headers and then ignored.
+      reference = .passUnretained(beginHeaderBlock(streamID, trailers: true))
     }
     // `incomingBlock` holds the block; adding a header calls nothing back.
     let limit = group.configuration.maxHeaderListBytes
-    if reference._withUnsafeGuaranteedRef({ $0.head.add(name: name, value: value, limit: limit) }) {
+    switch reference._withUnsafeGuaranteedRef({
+      $0.head.add(name: name, value: value, limit: limit)
+    })
+    {
+    case .kept, .dropped:
       return true
+    case .tooLarge:
+      // The stream is reset with ENHANCE_YOUR_CALM, as grpc-core does
+      // (stock clients report RESOURCE_EXHAUSTED).
+      session.resetStream(streamID: streamID, errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue)
+    case .malformed:
+      session.resetStream(streamID: streamID, errorCode: NGHTTP2_PROTOCOL_ERROR.rawValue)
     }
-    // Over the cap: the stream is reset with ENHANCE_YOUR_CALM, as grpc-core
-    // does (stock clients report RESOURCE_EXHAUSTED), and nghttp2 skips the
-    // rest of the header block without reporting it.
-    session.resetStream(streamID: streamID, errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue)
+    // nghttp2 then skips the rest of the header block without reporting
+    // it, and closes the stream once the reset is sent.
     return false
   }
 
   package func streamHeadersEnded(_ streamID: Int32, endStream: Bool) {
     guard let stream = streams[streamID] else { return }
-    endHeaderBlock(streamID) { head in dispatch(stream, head: head, endStream: endStream) }
+    endHeaderBlock(streamID) { head in
+      guard head.isCompleteRequest else { return rejectMalformed(stream) }
+      if let declared = head.contentLength {
+        // END_STREAM here means no content at all.
+        guard !endStream || declared == 0 else { return rejectMalformed(stream) }
+        stream.declaredBytesLeft = declared
+      }
+      dispatch(stream, head: head, endStream: endStream)
+    }
+  }
+
+  package func streamTrailersEnded(_ streamID: Int32, endStream: Bool) {
+    // Trailers end the request: a block that does not is malformed.
+    guard endStream else {
+      abandonHeaderBlock(streamID)
+      if let stream = streams[streamID] { rejectMalformed(stream) }
+      return
+    }
+    streamEnded(streamID)
+  }
+
+  /// Resets a stream whose request broke RFC 9113's rules (section 8.1.1);
+  /// its call, if one started, ends when the stream closes.
+  private func rejectMalformed(_ stream: ServerStream) {
+    session.resetStream(streamID: stream.id, errorCode: NGHTTP2_PROTOCOL_ERROR.rawValue)
   }
 
   package func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
-    guard let stream = streams[streamID], stream.callIsLive else { return }
+    guard let stream = streams[streamID] else { return }
+    if stream.declaredBytesLeft >= 0 {
+      guard bytes.count <= stream.declaredBytesLeft else { return rejectMalformed(stream) }
+      stream.declaredBytesLeft -= Int64(bytes.count)
+    }
+    guard stream.callIsLive else { return }
     let before = stream.deframer.bufferedBytes
     defer { partialRequestBytes += stream.deframer.bufferedBytes - before }
     var delivered = false
@@ -695,7 +733,10 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
 
   package func streamEnded(_ streamID: Int32) {
     abandonHeaderBlock(streamID)
-    guard let stream = streams[streamID], stream.callIsLive else { return }
+    guard let stream = streams[streamID] else { return }
+    // Less content than declared.
+    guard stream.declaredBytesLeft <= 0 else { return rejectMalformed(stream) }
+    guard stream.callIsLive else { return }
     if stream.deframer.bufferedBytes > 0 {
       failCall(
         stream,

@@ -1,7 +1,8 @@
-/// A request's `:method`, as far as routing tells methods apart: read from
-/// the header's bytes, since a String per request showed in profiles.
+/// A request's `:method`, as far as routing and RFC 9113's request rules
+/// tell methods apart: read from the header's bytes, since a String per
+/// request showed in profiles.
 enum RequestMethod {
-  case get, head, post, other
+  case get, head, post, options, connect, other
 
   init(_ value: UnsafeRawBufferPointer) {
     let equals = value.hasBytes(of:)
@@ -12,6 +13,10 @@ enum RequestMethod {
       self = .get
     } else if equals("HEAD") {
       self = .head
+    } else if equals("OPTIONS") {
+      self = .options
+    } else if equals("CONNECT") {
+      self = .connect
     } else {
       self = .other
     }

@@ -25,7 +25,12 @@ final class ServerStream {
     case ended
   }
 
+  // The fields are ordered to leave little padding: with `declaredBytesLeft`
+  // the stream still fits a 144-byte malloc chunk, which a subscription
+  // holds for its whole life.
   let id: Int32
+  /// How to reset the stream if the client is still sending when we end it.
+  var resetCodeAfterEnd: UInt32 = 0
   var deframer: MessageDeframer
   var call: ServerCall?
   var handler: RPCHandler?
@@ -38,17 +43,19 @@ final class ServerStream {
   var responseStarted = false
   var outbound: [UInt8] = []
   var outboundOffset = 0
+  var ending: Ending?
   /// `outbound` is a `FramedMessage`'s array, shared with other streams:
   /// once sent it is dropped, not kept as this stream's buffer (clearing a
   /// shared array keeping its capacity would allocate a copy).
   var outboundIsShared = false
-  var ending: Ending?
   var body = Body.detached
   /// The handler expects a quiet spell: the outbound buffer goes once
   /// everything in it is sent, rather than being kept for the next message.
   var releasesBufferWhenDrained = false
-  /// How to reset the stream if the client is still sending when we end it.
-  var resetCodeAfterEnd: UInt32 = 0
+  /// What the request's `content-length` says is still to come, or -1
+  /// when it declared none: DATA beyond it, or less of it by the end, makes
+  /// the request malformed (RFC 9113 section 8.1.1).
+  var declaredBytesLeft: Int64 = -1
 
   init(id: Int32, maxMessageBytes: Int) {
     self.id = id
