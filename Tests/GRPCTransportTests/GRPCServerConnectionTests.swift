@@ -275,4 +275,29 @@ import Testing
     #expect(client.responses[stream]!.body.count == 100_005)
     #expect(drained >= 1)
   }
+
+  /// A handler that holds nothing back is not asked when its stream runs
+  /// dry; once it holds something back again, it is.
+  @Test func aHandlerHoldingNothingBackIsNotAsked() {
+    let (client, service, _) = makeConnection()
+    let stream = client.start(
+      headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Echo/Hold"), body: framed([1]),
+      end: true)
+    client.exchange()
+    let call = service.handlers[0].call
+    var drained = 0
+    call.onOutboundDrained = { drained += 1 }
+    call.sendInitialMetadata(Metadata())
+    client.exchange()
+    let askedAtStart = drained
+    call.holdsBack = false
+    call.send(message: [1])
+    client.exchange()
+    #expect(drained == askedAtStart)
+    call.holdsBack = true
+    call.send(message: [2])
+    client.exchange()
+    #expect(drained == askedAtStart + 1)
+    #expect(client.responses[stream]!.messages == [[1], [2]])
+  }
 }

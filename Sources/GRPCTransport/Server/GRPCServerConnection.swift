@@ -782,7 +782,9 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
         // now, with the latest state, rather than having queued it earlier.
         // Asked each time the stream runs dry, so the source detaches only
         // when the handler holds nothing back.
-        guard let drained = stream.call?.onOutboundDrained else { break }
+        guard stream.call?.holdsBack == true, let drained = stream.call?.onOutboundDrained else {
+          break
+        }
         drained()
         if stream.pendingOutboundBytes == 0, stream.ending == nil { break }
       }

@@ -12,6 +12,12 @@ public final class ServerCall: @unchecked Sendable {
   // Declared here, after the deadline's tag byte, where it fills what
   // would be padding: one allocation size class less per open call.
   public private(set) var isFinished = false
+  /// Whether the handler has output waiting for `onOutboundDrained`. One
+  /// that coalesces clears it when it holds nothing back, and the
+  /// connection then skips the call, which was otherwise made once per
+  /// message a subscription sends. Stays true for handlers that never set
+  /// it, which are asked every time.
+  public var holdsBack = true
 
   /// Called on the loop when the stream has sent everything queued and
   /// HTTP/2 flow control would take more: the moment for a producer that

@@ -144,6 +144,10 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
         call.send(message: WidgetWire.encodeWidgetEvent(.reset(revision: revision)))
       }
     }
+    // Stopped by a busy stream, events may wait for it to drain; stopped by
+    // an empty queue, the next event comes through `offer` and a pump, or
+    // the interval's timer.
+    call.holdsBack = call.pendingOutboundBytes >= Self.lowWaterBytes
     scheduleWake(nowMs: nowMs)
   }
 
