@@ -14,6 +14,7 @@ import pytest
 from gauge.v1 import widget_pb2 as wpb
 from gauge.v1 import widget_service_pb2 as spb
 from helpers import TIMEOUT, RawH2, get, grpc_frame, grpc_messages, put, rpc_error, widget
+from rawh2 import PROTOCOL_ERROR, RawPeer
 
 SERVICE = "/gauge.v1.WidgetService"
 GET = f"{SERVICE}/GetWidget"
@@ -180,8 +181,6 @@ def test_malformed_request_is_reset_and_the_connection_serves_on(server, stub, n
                                                                   declared):
     """RFC 9113 section 8.1.1: a malformed request's stream is reset with PROTOCOL_ERROR, no
     handler sees it, and the connection goes on serving."""
-    from rawh2 import PROTOCOL_ERROR, RawPeer
-
     wid = new_id()
     put(stub, widget(wid))
     request = spb.GetWidgetRequest(id=wid).SerializeToString()
