@@ -87,11 +87,13 @@ struct RequestHead {
         }
       }
       seen.insert(.scheme)
-    default:
+    case .authority:
       guard !seen.contains(.authority), HTTPFieldSyntax.isValidAuthority(value) else {
         return .malformed
       }
       seen.insert(.authority)
+    default:
+      preconditionFailure("\(known) is not a pseudo-header")
     }
     return .kept
   }
@@ -146,7 +148,8 @@ struct RequestHead {
     case .encoding: encoding = String(decoding: value, as: UTF8.self)
     case .acceptEncoding: acceptEncoding = String(decoding: value, as: UTF8.self)
     case .ignored: break
-    case .method, .path, .scheme, .authority: preconditionFailure("a pseudo-header as regular")
+    case .method, .path, .scheme, .authority:
+      preconditionFailure("pseudo-headers are added by add(name:value:limit:)")
     case nil: addMetadata(name: String(decoding: name, as: UTF8.self), value: value)
     }
     return .kept
