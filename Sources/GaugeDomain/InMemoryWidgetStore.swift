@@ -93,13 +93,7 @@ public final class InMemoryWidgetStore: WidgetStore {
         do throws(WidgetError) {
           let change = try table.setValue(update.value, id: update.id, now: now)
           if persistence != nil {
-            // Built from what the table just stored rather than read back
-            // from the change: binding its widget copies it (a retain and
-            // release per field), per value, in the durable modes only.
-            recorded.append(
-              ValueChange(
-                id: update.id, value: update.value, revision: table.lastRevision,
-                updatedAtMs: now, tableSlot: table.lastSetValueSlot))
+            record(update.value, id: update.id, now: now, in: &recorded, from: table)
           }
           if batchObserver != nil { observed.append(change) } else { observer?(change) }
         } catch {
@@ -112,6 +106,30 @@ public final class InMemoryWidgetStore: WidgetStore {
       if !observed.isEmpty { batchObserver?(observed) }
       return rejections
     }
+  }
+
+  /// Adds the value `table` just stored to `recorded`. A run of values for
+  /// one widget (a producer publishing one gauge fast) is recorded as its
+  /// last: persistence keeps the latest value per widget anyway, and the
+  /// run then copies its id once. A slot stands for one widget for the
+  /// whole batch, since nothing is removed in it. Built from what the table
+  /// stored rather than read back from the change: binding its widget
+  /// copies it (a retain and release per field), per value, in the durable
+  /// modes only.
+  private func record(
+    _ value: Double, id: String, now: Int64, in recorded: inout [ValueChange],
+    from table: borrowing WidgetTable
+  ) {
+    let slot = table.lastSetValueSlot
+    if let last = recorded.indices.last, slot >= 0, recorded[last].tableSlot == slot {
+      recorded[last].value = value
+      recorded[last].revision = table.lastRevision
+      recorded[last].updatedAtMs = now
+      return
+    }
+    recorded.append(
+      ValueChange(
+        id: id, value: value, revision: table.lastRevision, updatedAtMs: now, tableSlot: slot))
   }
 
   public func get(id: String) throws(WidgetError) -> Widget {

@@ -199,6 +199,33 @@ import Testing
     #expect(observed.withLock { $0 } == [1, 2, 3, 4, 5])
   }
 
+  /// A run of values for one widget reaches persistence as its last, with
+  /// that value's revision and time; every value is still applied and
+  /// observed.
+  @Test func aRunOfValuesForOneWidgetIsRecordedAsItsLast() throws {
+    let persistence = RecordingPersistence()
+    let observed = Mutex<[UInt64]>([])
+    let store = InMemoryWidgetStore(
+      clock: { 42 }, persistence: persistence,
+      observer: { change in observed.withLock { $0.append(change.revision) } })
+    _ = try store.put(WidgetPut(id: "a", content: gaugeDraft()))
+    _ = try store.put(WidgetPut(id: "b", content: gaugeDraft()))
+    let rejections = store.setValues([
+      ValueSet(id: "a", value: 1), ValueSet(id: "a", value: 2), ValueSet(id: "a", value: 9),
+      ValueSet(id: "a", value: 3), ValueSet(id: "b", value: 4), ValueSet(id: "b", value: 5),
+      ValueSet(id: "a", value: 0),
+    ])
+    #expect(rejections.map(\.offset) == [2])
+    #expect(
+      persistence.recordedValues == [
+        ValueChange(id: "a", value: 3, revision: 5, updatedAtMs: 42),
+        ValueChange(id: "b", value: 5, revision: 7, updatedAtMs: 42),
+        ValueChange(id: "a", value: 0, revision: 8, updatedAtMs: 42),
+      ])
+    #expect(observed.withLock { $0 } == [1, 2, 3, 4, 5, 6, 7, 8])
+    #expect(try store.get(id: "a").content.templateValue == 0)
+  }
+
   @Test func aBlockedPersistenceRefusesAWholeBatch() throws {
     let persistence = RecordingPersistence()
     let store = InMemoryWidgetStore(persistence: persistence)
