@@ -131,6 +131,24 @@ import Testing
     #expect(peer.service.handlers.first?.ended == true)
   }
 
+  /// What the rules allow is served: `host` in place of `:authority`, `te`
+  /// in capitals, and a field with a bad value, which is left out.
+  @Test func lenientFormsAreServed() {
+    let peer = openPeer()
+    let fields: [(String, String)] = [
+      (":method", "POST"), (":scheme", "http"), (":path", "/test.Echo/Echo"),
+      ("host", "localhost:9090"), ("content-type", "application/grpc"), ("te", "Trailers"),
+      ("x-padded", " value"), ("x-kept", "yes"),
+    ]
+    peer.send(RawFrames.headers(stream: 1, block: RawFrames.block(fields)))
+    peer.send(RawFrames.frame(type: 0x0, flags: 0x1, stream: 1, payload: framed([5])))
+    peer.read()
+    #expect(peer.resetCode(stream: 1) == nil)
+    #expect(peer.service.handlers.first?.messages == [[5]])
+    #expect(peer.service.handlers.first?.call.metadata["x-padded"] == nil)
+    #expect(peer.service.handlers.first?.call.metadata["x-kept"] == .text("yes"))
+  }
+
   private func openPeer() -> RawPeer {
     let peer = RawPeer()
     peer.open()
