@@ -239,11 +239,7 @@ import Testing
   /// it drained: the handler is asked for more only as fast as HTTP/2 takes it.
   @Test func drainedCallbackPullsMessagesAsFlowControlAllows() {
     let (client, service, _) = makeConnection()
-    let stream = client.start(
-      headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Echo/Hold"), body: framed([1]),
-      end: true)
-    client.exchange()
-    let call = service.handlers[0].call
+    let (stream, call) = holdCall(client, service)
     var produced = 0
     call.onOutboundDrained = {
       guard produced < 5 else { return call.finish(.ok) }
@@ -258,11 +254,7 @@ import Testing
 
   @Test func pendingBytesCountWhatFlowControlHoldsBack() {
     let (client, service, _) = makeConnection(readsEagerly: false)
-    let stream = client.start(
-      headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Echo/Hold"), body: framed([1]),
-      end: true)
-    client.exchange()
-    let call = service.handlers[0].call
+    let (stream, call) = holdCall(client, service)
     // The client's default stream window is 65,535 bytes: the rest waits.
     call.send(message: [UInt8](repeating: 7, count: 100_000))
     client.exchange()
@@ -280,11 +272,7 @@ import Testing
   /// dry; once it holds something back again, it is.
   @Test func aHandlerHoldingNothingBackIsNotAsked() {
     let (client, service, _) = makeConnection()
-    let stream = client.start(
-      headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Echo/Hold"), body: framed([1]),
-      end: true)
-    client.exchange()
-    let call = service.handlers[0].call
+    let (stream, call) = holdCall(client, service)
     var drained = 0
     call.onOutboundDrained = { drained += 1 }
     call.sendInitialMetadata(Metadata())
@@ -299,5 +287,16 @@ import Testing
     client.exchange()
     #expect(drained == askedAtStart + 1)
     #expect(client.responses[stream]!.messages == [[1], [2]])
+  }
+
+  /// A Hold call whose request is in: its stream and its call.
+  private func holdCall(_ client: InMemoryHTTP2Client, _ service: EchoService) -> (
+    Int32, ServerCall
+  ) {
+    let stream = client.start(
+      headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Echo/Hold"), body: framed([1]),
+      end: true)
+    client.exchange()
+    return (stream, service.handlers[0].call)
   }
 }

@@ -40,14 +40,7 @@ import Testing
 
   @Test func moreContentThanDeclaredResetsTheCall() {
     let peer = openPeer()
-    let body = framed([1, 2, 3])
-    peer.send(
-      RawFrames.headers(
-        stream: 1,
-        block: RawFrames.requestBlock(
-          path: "/test.Echo/Hold", extra: [("content-length", "\(body.count - 1)")])))
-    peer.send(RawFrames.frame(type: 0x0, flags: 0x1, stream: 1, payload: body))
-    peer.read()
+    sendBody(framed([1, 2, 3]), declaringOff: -1, to: "/test.Echo/Hold", on: peer)
     #expect(peer.resetCode(stream: 1) == protocolError)
     #expect(peer.service.handlers.first?.messages.isEmpty == true)
     expectServing(peer, stream: 3)
@@ -55,14 +48,7 @@ import Testing
 
   @Test func lessContentThanDeclaredResetsTheCall() {
     let peer = openPeer()
-    let body = framed([1, 2, 3])
-    peer.send(
-      RawFrames.headers(
-        stream: 1,
-        block: RawFrames.requestBlock(
-          path: "/test.Echo/Echo", extra: [("content-length", "\(body.count + 1)")])))
-    peer.send(RawFrames.frame(type: 0x0, flags: 0x1, stream: 1, payload: body))
-    peer.read()
+    sendBody(framed([1, 2, 3]), declaringOff: +1, to: "/test.Echo/Echo", on: peer)
     #expect(peer.resetCode(stream: 1) == protocolError)
     #expect(peer.service.handlers.first?.ended == false)
     expectServing(peer, stream: 3)
@@ -83,14 +69,7 @@ import Testing
   /// The exact length declared is served like any request.
   @Test func theDeclaredLengthIsServed() {
     let peer = openPeer()
-    let body = framed([7])
-    peer.send(
-      RawFrames.headers(
-        stream: 1,
-        block: RawFrames.requestBlock(
-          path: "/test.Echo/Echo", extra: [("content-length", "\(body.count)")])))
-    peer.send(RawFrames.frame(type: 0x0, flags: 0x1, stream: 1, payload: body))
-    peer.read()
+    sendBody(framed([7]), declaringOff: 0, to: "/test.Echo/Echo", on: peer)
     #expect(peer.resetCode(stream: 1) == nil)
     #expect(peer.service.handlers.first?.messages == [[7]])
   }
@@ -147,6 +126,20 @@ import Testing
     #expect(peer.service.handlers.first?.messages == [[5]])
     #expect(peer.service.handlers.first?.call.metadata["x-padded"] == nil)
     #expect(peer.service.handlers.first?.call.metadata["x-kept"] == .text("yes"))
+  }
+
+  /// A request on stream 1 whose `content-length` is `offset` away from the
+  /// body that follows it, in one DATA frame ending the stream.
+  private func sendBody(
+    _ body: [UInt8], declaringOff offset: Int, to path: String, on peer: RawPeer
+  ) {
+    peer.send(
+      RawFrames.headers(
+        stream: 1,
+        block: RawFrames.requestBlock(
+          path: path, extra: [("content-length", "\(body.count + offset)")])))
+    peer.send(RawFrames.frame(type: 0x0, flags: 0x1, stream: 1, payload: body))
+    peer.read()
   }
 
   private func openPeer() -> RawPeer {

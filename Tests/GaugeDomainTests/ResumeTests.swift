@@ -175,13 +175,7 @@ import Testing
   /// A batch of values: each applied or rejected on its own, in order,
   /// the accepted ones recorded in revision order and observed one by one.
   @Test func aBatchOfValuesIsAppliedItemByItem() throws {
-    let persistence = RecordingPersistence()
-    let observed = Mutex<[UInt64]>([])
-    let store = InMemoryWidgetStore(
-      clock: { 42 }, persistence: persistence,
-      observer: { change in observed.withLock { $0.append(change.revision) } })
-    _ = try store.put(WidgetPut(id: "a", content: gaugeDraft()))
-    _ = try store.put(WidgetPut(id: "b", content: gaugeDraft()))
+    let (store, persistence, observed) = try storeWithGaugesAAndB()
     let rejections = store.setValues([
       ValueSet(id: "a", value: 1), ValueSet(id: "nope", value: 1), ValueSet(id: "b", value: 9),
       ValueSet(id: "b", value: .nan), ValueSet(id: "b", value: 2), ValueSet(id: "a", value: 4),
@@ -196,20 +190,14 @@ import Testing
         ValueChange(id: "b", value: 2, revision: 4, updatedAtMs: 42),
         ValueChange(id: "a", value: 4, revision: 5, updatedAtMs: 42),
       ])
-    #expect(observed.withLock { $0 } == [1, 2, 3, 4, 5])
+    #expect(observed.all == [1, 2, 3, 4, 5])
   }
 
   /// A run of values for one widget reaches persistence as its last, with
   /// that value's revision and time; every value is still applied and
   /// observed.
   @Test func aRunOfValuesForOneWidgetIsRecordedAsItsLast() throws {
-    let persistence = RecordingPersistence()
-    let observed = Mutex<[UInt64]>([])
-    let store = InMemoryWidgetStore(
-      clock: { 42 }, persistence: persistence,
-      observer: { change in observed.withLock { $0.append(change.revision) } })
-    _ = try store.put(WidgetPut(id: "a", content: gaugeDraft()))
-    _ = try store.put(WidgetPut(id: "b", content: gaugeDraft()))
+    let (store, persistence, observed) = try storeWithGaugesAAndB()
     let rejections = store.setValues([
       ValueSet(id: "a", value: 1), ValueSet(id: "a", value: 2), ValueSet(id: "a", value: 9),
       ValueSet(id: "a", value: 3), ValueSet(id: "b", value: 4), ValueSet(id: "b", value: 5),
@@ -222,8 +210,29 @@ import Testing
         ValueChange(id: "b", value: 5, revision: 7, updatedAtMs: 42),
         ValueChange(id: "a", value: 0, revision: 8, updatedAtMs: 42),
       ])
-    #expect(observed.withLock { $0 } == [1, 2, 3, 4, 5, 6, 7, 8])
+    #expect(observed.all == [1, 2, 3, 4, 5, 6, 7, 8])
     #expect(try store.get(id: "a").content.templateValue == 0)
+  }
+
+  /// The revisions of the changes a store's observer saw.
+  final class ObservedRevisions: Sendable {
+    let revisions = Mutex<[UInt64]>([])
+    var all: [UInt64] { revisions.withLock { $0 } }
+  }
+
+  /// Gauges "a" and "b" (revisions 1 and 2) in a store at time 42, its
+  /// persistence recording and every change's revision observed.
+  private func storeWithGaugesAAndB() throws -> (
+    InMemoryWidgetStore, RecordingPersistence, ObservedRevisions
+  ) {
+    let persistence = RecordingPersistence()
+    let observed = ObservedRevisions()
+    let store = InMemoryWidgetStore(
+      clock: { 42 }, persistence: persistence,
+      observer: { change in observed.revisions.withLock { $0.append(change.revision) } })
+    _ = try store.put(WidgetPut(id: "a", content: gaugeDraft()))
+    _ = try store.put(WidgetPut(id: "b", content: gaugeDraft()))
+    return (store, persistence, observed)
   }
 
   @Test func aBlockedPersistenceRefusesAWholeBatch() throws {
