@@ -24,9 +24,11 @@ import Testing
       if step % 97 == 0 {
         for (id, stream) in model {
           #expect(table[id] === stream)
+          #expect(table.unretained(id)?.takeUnretainedValue() === stream)
           #expect(table.contains(id))
         }
         #expect(table[nextID] == nil)
+        #expect(table.unretained(nextID) == nil)
         #expect(!table.contains(nextID))
         #expect(table.displaced == table.countDisplaced())
         #expect(Set(table.values.map(\.id)) == Set(model.keys))
@@ -42,9 +44,13 @@ import Testing
   @Test func containsTheSoleStreamBeforeTheArraysExist() {
     var table = StreamTable<ServerStream>()
     #expect(!table.contains(0))
-    table[5] = ServerStream(id: 5, maxMessageBytes: 16)
+    let stream = ServerStream(id: 5, maxMessageBytes: 16)
+    table[5] = stream
     #expect(table.contains(5))
     #expect(!table.contains(7))
     #expect(!table.contains(0))
+    #expect(table.unretained(5)?.takeUnretainedValue() === stream)
+    #expect(table.unretained(7) == nil)
+    #expect(table.unretained(0) == nil)
   }
 }

@@ -51,6 +51,18 @@ public struct StreamTable<Stream: AnyObject> {
     return find(id) != nil
   }
 
+  /// The stream of `id`, not retained: for a caller that only uses it
+  /// while the table still holds it (`_withUnsafeGuaranteedRef`), where
+  /// the subscript's reference cost a retain and a release.
+  @inlinable public func unretained(_ id: Int32) -> Unmanaged<Stream>? {
+    if ids.isEmpty {
+      guard id == soleID, id != 0, let sole else { return nil }
+      return .passUnretained(sole)
+    }
+    guard let slot = find(id) else { return nil }
+    return streams.withUnsafeBufferPointer { $0[slot].map { .passUnretained($0) } }
+  }
+
   @inlinable public subscript(id: Int32) -> Stream? {
     get {
       if ids.isEmpty { return id == soleID && id != 0 ? sole : nil }

@@ -774,7 +774,15 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
   package func streamOutbound(_ streamID: Int32, into buffer: UnsafeMutableRawBufferPointer)
     -> HTTP2OutboundChunk
   {
-    guard let stream = streams[streamID] else { return .end(count: 0, trailers: nil) }
+    // Borrowed: the table holds the stream until nghttp2 reports it closed,
+    // which it does only after this callback returns.
+    guard let stream = streams.unretained(streamID) else { return .end(count: 0, trailers: nil) }
+    return stream._withUnsafeGuaranteedRef { streamOutbound($0, into: buffer) }
+  }
+
+  private func streamOutbound(_ stream: ServerStream, into buffer: UnsafeMutableRawBufferPointer)
+    -> HTTP2OutboundChunk
+  {
     var count = 0
     while true {
       if stream.pendingOutboundBytes == 0, stream.ending == nil {
