@@ -195,9 +195,13 @@ class Producers:
     """Threads that each update their own widgets with increasing values and
     note every acknowledged write: id -> [(value, revision, monotonic ack time)]."""
 
-    def __init__(self, stub, prefix: str, threads: int = 4, widgets_each: int = 5):
+    def __init__(self, stub, prefix: str, threads: int = 4, widgets_each: int = 5,
+                 value_only: bool = False):
         self.stub = stub
         self.prefix = prefix
+        # Each widget put once, then only its value sent (UpdateWidget), which the store
+        # logs in its value log rather than as widget rows.
+        self.value_only = value_only
         self.acked: dict[str, list[tuple[float, int, float]]] = {}
         self.lock = threading.Lock()
         self.stopping = threading.Event()
@@ -218,20 +222,29 @@ class Producers:
 
     def _run(self, n: int, widgets_each: int) -> None:
         value = 0
+        if self.value_only:
+            for slot in range(widgets_each):
+                self.stub.PutWidget(spb.PutWidgetRequest(
+                    widget=plain_value(f"{self.prefix}-{n}-{slot}", 0)), timeout=TIMEOUT)
         while not self.stopping.is_set():
             value += 1
             wid = f"{self.prefix}-{n}-{value % widgets_each}"
             try:
-                reply = self.stub.PutWidget(
-                    spb.PutWidgetRequest(widget=plain_value(wid, value)), timeout=TIMEOUT
-                )
+                if self.value_only:
+                    reply = self.stub.UpdateWidget(spb.UpdateWidgetRequest(
+                        id=wid, content=wpb.Content(value=wpb.Value(value=value))),
+                        timeout=TIMEOUT)
+                else:
+                    reply = self.stub.PutWidget(
+                        spb.PutWidgetRequest(widget=plain_value(wid, value)), timeout=TIMEOUT
+                    )
             except (grpc.RpcError, ValueError):  # ValueError: the channel is closed
                 if self.stopping.is_set():
                     return
                 continue  # the server is going away; the call was not acknowledged
+            revision = reply.revision if self.value_only else reply.widget.revision
             with self.lock:
-                self.acked.setdefault(wid, []).append(
-                    (value, reply.widget.revision, time.monotonic()))
+                self.acked.setdefault(wid, []).append((value, revision, time.monotonic()))
 
     def latest(self, before: float = float("inf")) -> dict[str, tuple[float, int, float]]:
         """The last write of each widget acknowledged before `before`."""
@@ -274,6 +287,21 @@ def test_kill_9_loses_no_acknowledged_strict_write(data_dir):
             missing = check_present(restarted.stub, acked)
             assert not missing, f"round {round_}: lost acknowledged writes: {missing[:5]}"
             restarted.crash()
+
+
+def test_kill_9_loses_no_acknowledged_value_only_update(data_dir):
+    """A value-only UpdateWidget is logged like a published value (the value log, replayed
+    at start), not as a widget row: a strict acknowledgement still means it is on disk."""
+    with Running(data_dir, "--durability", "strict") as running:
+        with Producers(running.stub, "values", value_only=True) as producers:
+            time.sleep(0.8)
+            running.crash()
+            acked = producers.latest()
+    assert len(acked) >= 10, "too few updates were acknowledged to test anything"
+    assert all(value > 0 for value, _, _ in acked.values())
+    with Running(data_dir) as restarted:
+        missing = check_present(restarted.stub, acked)
+        assert not missing, f"lost acknowledged value-only updates: {missing[:5]}"
 
 
 def test_kill_9_in_relaxed_mode_loses_at_most_the_flush_window(data_dir):
