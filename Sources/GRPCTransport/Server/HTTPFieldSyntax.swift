@@ -35,12 +35,7 @@ enum HTTPFieldSyntax {
   static func isValidValue(_ value: UnsafeRawBufferPointer) -> Bool {
     guard let first = value.first, let last = value.last else { return true }
     guard !isBlank(first), !isBlank(last) else { return false }
-    var offset = 0
-    while offset + 8 <= value.count {
-      let word = value.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-      if hasByte(in: word, below: 0x20) || hasZeroByte(word ^ everyByte(0x7F)) { break }
-      offset += 8
-    }
+    var offset = wordsWithout(below: 0x20, in: value)
     while offset < value.count {
       let byte = value[offset]
       if (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7F { return false }
@@ -53,12 +48,7 @@ enum HTTPFieldSyntax {
   /// HTAB anywhere: no byte up to 0x20, none equal to 0x7F.
   static func isValidPath(_ value: UnsafeRawBufferPointer) -> Bool {
     guard !value.isEmpty else { return false }
-    var offset = 0
-    while offset + 8 <= value.count {
-      let word = value.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-      if hasByte(in: word, below: 0x21) || hasZeroByte(word ^ everyByte(0x7F)) { return false }
-      offset += 8
-    }
+    var offset = wordsWithout(below: 0x21, in: value)
     while offset < value.count {
       let byte = value[offset]
       if byte <= 0x20 || byte == 0x7F { return false }
@@ -111,8 +101,16 @@ enum HTTPFieldSyntax {
   static func equalsIgnoringCase(_ value: UnsafeRawBufferPointer, _ lowercase: StaticString)
     -> Bool
   {
-    guard value.count == lowercase.utf8CodeUnitCount else { return false }
-    for offset in 0..<value.count {
+    value.count == lowercase.utf8CodeUnitCount && hasPrefixIgnoringCase(value, lowercase)
+  }
+
+  /// Whether `value` starts with `lowercase`, ASCII letters compared
+  /// without case: they differ from their capitals in bit 0x20 alone.
+  static func hasPrefixIgnoringCase(_ value: UnsafeRawBufferPointer, _ lowercase: StaticString)
+    -> Bool
+  {
+    guard value.count >= lowercase.utf8CodeUnitCount else { return false }
+    for offset in 0..<lowercase.utf8CodeUnitCount {
       let byte = value[offset]
       let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
       guard folded == lowercase.utf8Start[offset] else { return false }
@@ -179,6 +177,20 @@ enum HTTPFieldSyntax {
   }
 
   // MARK: - Eight bytes at a time
+
+  /// How many bytes from the start of `value`, in whole words of eight,
+  /// hold no byte below `limit` and none equal to 0x7F: the checks above
+  /// look at the rest, from the first word with such a byte, byte by byte.
+  @inline(__always)
+  private static func wordsWithout(below limit: UInt8, in value: UnsafeRawBufferPointer) -> Int {
+    var offset = 0
+    while offset + 8 <= value.count {
+      let word = value.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      if hasByte(in: word, below: limit) || hasZeroByte(word ^ everyByte(0x7F)) { break }
+      offset += 8
+    }
+    return offset
+  }
 
   private static func everyByte(_ byte: UInt8) -> UInt64 { 0x0101_0101_0101_0101 &* UInt64(byte) }
 

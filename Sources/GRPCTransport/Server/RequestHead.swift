@@ -224,15 +224,7 @@ struct RequestHead {
   private static func isGRPCContentType(_ value: UnsafeRawBufferPointer) -> Bool {
     let expected: StaticString = "application/grpc"
     let length = expected.utf8CodeUnitCount
-    guard value.count >= length else { return false }
-    for offset in 0..<length {
-      // ASCII letters differ from their capitals in bit 0x20 alone.
-      let byte = value[offset]
-      let wanted = expected.utf8Start[offset]
-      guard byte == wanted || (wanted >= 0x61 && wanted <= 0x7A && byte | 0x20 == wanted) else {
-        return false
-      }
-    }
+    guard HTTPFieldSyntax.hasPrefixIgnoringCase(value, expected) else { return false }
     return value.count == length || value[length] == UInt8(ascii: "+")
       || value[length] == UInt8(ascii: ";")
   }
