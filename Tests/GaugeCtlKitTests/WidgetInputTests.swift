@@ -152,6 +152,20 @@ import Testing
         == .invalid("not JSON: expected a member name in quotes, found \"o\" at column 2"))
   }
 
+  /// Blanks (spaces, tabs, a CR left by CRLF input) go from both ends in any
+  /// mix, and the characters next to them survive whole.
+  @Test func publishLinesAreTrimmedOfBlanksInAnyMix() {
+    #expect(PublishLine.parse("\t #cpu 1") == .skip)
+    #expect(PublishLine.parse(" \t\r") == .skip)
+    #expect(PublishLine.parse("\t cpu \t 7 \r") == .item(id: "cpu", value: 7))
+    #expect(PublishLine.parse("é 1") == .item(id: "é", value: 1))
+    #expect(PublishLine.parse(" \t温度\t2\r") == .item(id: "温度", value: 2))
+    #expect(PublishLine.parse("cpu 1é") == .invalid("\"1é\" is not a number"))
+    #expect(" a b ".trimmingASCII(where: { $0 == UInt8(ascii: " ") }) == "a b")
+    #expect("ab".splitASCII(where: { $0 == UInt8(ascii: " ") }) == ["ab"])
+    #expect("  ".splitASCII(where: { $0 == UInt8(ascii: " ") }).isEmpty)
+  }
+
   /// An id longer than any widget's is refused before it is sent, with the
   /// server's rule; one of the longest allowed still goes out.
   @Test func publishLinesWithIdsLongerThanAnyWidgetsAreRefused() {

@@ -12,12 +12,12 @@ enum PublishLine: Equatable {
   case refused(id: String, reason: String)
 
   static func parse(_ line: String) -> PublishLine {
-    let text = line.trimmingSpaces.trimmingCharacters(in: "\t\r")
+    let text = line.trimmingASCII(where: isBlank)
     if text.isEmpty || text.hasPrefix("#") { return .skip }
     // protobuf-c sends the id as a C string: the rest would be cut off.
     if text.utf8.contains(0) { return .invalid("contains a NUL character") }
-    if text.hasPrefix("{") { return json(text) }
-    let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    if text.hasPrefix("{") { return json(String(text)) }
+    let fields = text.splitASCII(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
     guard fields.count == 2 else {
       let count = fields.count == 1 ? "1 field" : "\(fields.count) fields"
       return .invalid("expected \"ID VALUE\" or a JSON object, got \(count)")
@@ -26,6 +26,10 @@ enum PublishLine: Equatable {
       return .invalid("\"\(fields[1])\" is not a number")
     }
     return checked(id: String(fields[0]), value: value)
+  }
+
+  private static func isBlank(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
   }
 
   private static func checked(id: String, value: Double) -> PublishLine {
@@ -53,13 +57,5 @@ enum PublishLine: Equatable {
       return .invalid("value: expected a number")
     }
     return checked(id: id, value: value)
-  }
-}
-
-extension String {
-  func trimmingCharacters(in set: String) -> String {
-    let characters = Set(set)
-    return String(
-      drop { characters.contains($0) }.reversed().drop { characters.contains($0) }.reversed())
   }
 }

@@ -88,7 +88,7 @@ enum WidgetFlags {
   /// rather than dropped. The server judges the colours and their count.
   private static func colourList(_ text: String) throws(CLIError) -> [String] {
     let colours = text.split(separator: ",", omittingEmptySubsequences: false).map {
-      String($0).trimmingSpaces
+      String($0.trimmingASCII(where: { $0 == UInt8(ascii: " ") }))
     }
     if let empty = colours.firstIndex(of: "") {
       throw .usage("--gradient: colour \(empty + 1) of \(colours.count) is empty (\"\(text)\")")
@@ -103,11 +103,5 @@ enum WidgetFlags {
       throw .usage("--mark: \"\(text)\" is not VALUE or VALUE:LABEL")
     }
     return MarkPatch(value: value, label: parts.count > 1 ? String(parts[1]) : nil)
-  }
-}
-
-extension String {
-  var trimmingSpaces: String {
-    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
   }
 }
