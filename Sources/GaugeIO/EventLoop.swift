@@ -20,6 +20,8 @@ public final class EventLoop: @unchecked Sendable {
   private struct Inbox {
     var tasks: [@Sendable () -> Void] = []
     var stopRequested = false
+    /// `run()` has returned: work handed in from now on would never run.
+    var hasFinished = false
   }
 
   private struct Registration {
@@ -117,6 +119,27 @@ public final class EventLoop: @unchecked Sendable {
       runDueTimers()
       runAfterTurnWork()
     }
+    releaseWorkThatCannotRun()
+  }
+
+  /// Drops the timers, tasks, end-of-turn work and handlers a stopped loop holds. None of them
+  /// can run again, and each may hold something that holds the loop (a connection holds it to
+  /// schedule its timers): kept, such a cycle would outlive every other reference to the loop.
+  private func releaseWorkThatCannotRun() {
+    var tasks: [@Sendable () -> Void] = []
+    inbox.withLock { inbox in
+      inbox.hasFinished = true
+      swap(&inbox.tasks, &tasks)
+    }
+    // Swapped out before anything is released: a deinit that runs as the work goes may call
+    // `cancel` or `deregister`, and finds the loop's state consistent and empty.
+    var pendingTimers = TimerQueue()
+    swap(&timers, &pendingTimers)
+    var pendingWork: [() -> Void] = []
+    swap(&afterTurnWork, &pendingWork)
+    var handlers: [Registration?] = []
+    swap(&registrations, &handlers)
+    withExtendedLifetime((tasks, pendingTimers, pendingWork, handlers)) {}
   }
 
   /// Makes `run()` return after its current turn. Callable from any thread.
@@ -125,9 +148,12 @@ public final class EventLoop: @unchecked Sendable {
     wake()
   }
 
-  /// Runs `work` on the loop thread during its next turn, in submission order.
+  /// Runs `work` on the loop thread during its next turn, in submission order. Once the loop
+  /// has stopped, `work` is released without running.
   public func execute(_ work: @escaping @Sendable () -> Void) {
     let wasEmpty = inbox.withLock { inbox in
+      // Released by the caller, outside the lock, when this returns.
+      guard !inbox.hasFinished else { return false }
       inbox.tasks.append(work)
       return inbox.tasks.count == 1
     }

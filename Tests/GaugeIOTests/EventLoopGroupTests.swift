@@ -39,3 +39,79 @@ import Testing
     #expect(log.snapshot == ["slow task finished"])
   }
 }
+
+/// Holds its loop, as a connection holds the loop that runs its timers.
+private final class LoopHolder: Sendable {
+  let loop: EventLoop
+
+  init(loop: EventLoop) {
+    self.loop = loop
+  }
+}
+
+/// Handles nothing; registered only to be held by the loop.
+private final class IdleHandler: EventLoopHandler {
+  let holder: LoopHolder
+
+  init(holder: LoopHolder) {
+    self.holder = holder
+  }
+
+  func readable() {}
+  func writable() {}
+  func hangup() {}
+}
+
+@Suite struct StoppedLoopTests {
+  /// Work that holds the loop it waits on would otherwise keep both alive for good.
+  @Test func aStoppedLoopReleasesWorkThatCannotRun() async throws {
+    let pair = SocketPair()
+    let fd = pair.local
+    weak var weakLoop: EventLoop?
+    weak var timerHolder: LoopHolder?
+    weak var afterTurnHolder: LoopHolder?
+    weak var handlerHolder: LoopHolder?
+    do {
+      let group = try EventLoopGroup(threads: 1)
+      let loop = group.loops[0]
+      weakLoop = loop
+      group.start()
+      let holders = try await onLoop(loop) {
+        let holders = (0..<3).map { _ in LoopHolder(loop: loop) }
+        loop.schedule(after: .seconds(3600)) { _ = holders[0] }
+        try loop.register(fd: fd, interest: [], handler: IdleHandler(holder: holders[1]))
+        // Queued by the task that stops the loop: the turn ends before it could run.
+        loop.execute {
+          loop.afterTurn { _ = holders[2] }
+          loop.stop()
+        }
+        return holders
+      }
+      (timerHolder, handlerHolder, afterTurnHolder) = (holders[0], holders[1], holders[2])
+      group.join()
+    }
+    #expect(timerHolder == nil)
+    #expect(handlerHolder == nil)
+    #expect(afterTurnHolder == nil)
+    #expect(weakLoop == nil)
+  }
+
+  @Test func workHandedToAStoppedLoopIsReleasedUnrun() throws {
+    let group = try EventLoopGroup(threads: 1)
+    let loop = group.loops[0]
+    group.start()
+    group.stopAndJoin()
+    let log = EventLog()
+    weak var weakHolder: LoopHolder?
+    do {
+      let holder = LoopHolder(loop: loop)
+      weakHolder = holder
+      loop.execute {
+        _ = holder
+        log.record("ran")
+      }
+    }
+    #expect(weakHolder == nil)
+    #expect(log.snapshot.isEmpty)
+  }
+}
