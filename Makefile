@@ -6,7 +6,8 @@
 # Variables: BUILD_DIR (SwiftPM scratch path, default .build), LISTEN (default
 # 127.0.0.1:50051), ARGS (extra gauged flags), PYTEST_ARGS (extra pytest flags),
 # QUICK=1 (make bench in about a minute), SCENARIO (make profile), BENCH_ARGS
-# (extra scripts/bench flags).
+# (extra scripts/bench flags), SANITIZE_DIR (scratch path of the
+# AddressSanitizer build, default BUILD_DIR-asan).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -29,6 +30,7 @@ PYTEST_ARGS ?=
 QUICK ?=
 SCENARIO ?= unary
 BENCH_ARGS ?=
+SANITIZE_DIR ?= $(BUILD_DIR)-asan
 
 VENV := .venv
 VENV_PY := $(VENV)/bin/python
@@ -38,11 +40,11 @@ E2E_REQUIREMENTS := Tests/e2e/requirements.txt
 SWIFT_BUILD := $(SWIFT) build --scratch-path $(BUILD_DIR)
 FORMAT_PATHS := Sources Tests Package.swift
 
-.PHONY: help deps venv build release run protos check-protos format lint unit e2e test bench profile clean-venv
+.PHONY: help deps venv build release run protos check-protos format lint unit e2e sanitize test bench profile clean-venv
 
 help:
 	@echo "make run           deps + release build, then start gauged on $(LISTEN) (ARGS=... for more flags)"
-	@echo "make test          deps + venv + check-protos + lint + build + unit + e2e (what CI runs)"
+	@echo "make test          deps + venv + check-protos + lint + build + unit + e2e + sanitize (what CI runs)"
 	@echo "make deps          install missing Debian packages"
 	@echo "make venv          Python virtualenv for the e2e tests ($(VENV))"
 	@echo "make build|release debug | release swift build (BUILD_DIR=$(BUILD_DIR))"
@@ -50,6 +52,7 @@ help:
 	@echo "make check-protos  fail when Sources/GaugeProtos is stale"
 	@echo "make format|lint   swift format in place | lint --strict"
 	@echo "make unit|e2e      swift test | pytest Tests/e2e against $(BUILD_DIR)/debug/gauged"
+	@echo "make sanitize      unit and e2e tests again under AddressSanitizer, leaks checked ($(SANITIZE_DIR))"
 	@echo "make bench         release build, every benchmark scenario, bench/results.md (QUICK=1: ~1 min)"
 	@echo "make profile       one scenario (SCENARIO=unary|publish|fanout|connections|store) under perf"
 
@@ -92,8 +95,11 @@ unit:
 e2e: venv build
 	GAUGED_BIN="$(abspath $(BUILD_DIR))/debug/gauged" $(VENV_PY) -m pytest Tests/e2e $(PYTEST_ARGS)
 
+sanitize: venv
+	SWIFT="$(SWIFT)" scripts/sanitize "$(SANITIZE_DIR)" "$(abspath $(VENV_PY))" $(PYTEST_ARGS)
+
 # Order matters; .NOTPARALLEL keeps it even under -j.
-test: deps venv check-protos lint build unit e2e
+test: deps venv check-protos lint build unit e2e sanitize
 
 bench: deps
 	$(PYTHON) scripts/bench --build-dir $(BUILD_DIR) $(if $(QUICK),--quick) $(BENCH_ARGS)
