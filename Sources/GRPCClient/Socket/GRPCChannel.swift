@@ -145,6 +145,9 @@ public final class GRPCChannel: EventLoopHandler {
     flushScheduled = false
     guard !isClosed else { return }
     if !output.refill({ connection.drainOutput(into: &$0) }) { closeAfterFlush = true }
+    // Draining can end a call (nghttp2 closes a stream as it writes its
+    // RST_STREAM), and the call's handler may close this channel.
+    guard !isClosed else { return }
     do {
       guard try output.write(to: socket).drained else {
         setWritable(true)
