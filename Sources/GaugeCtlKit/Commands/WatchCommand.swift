@@ -43,9 +43,12 @@ enum WatchCommand: Command {
     // this thread's sigwait sees these signals. The mask stays: the process
     // exits after watch, and a second Ctrl-C still queued must not kill it
     // with the terminal already restored and the exit code decided.
+    // SIGUSR2, not SIGUSR1, wakes it: Swift's crash handler sends SIGUSR1 to
+    // the other threads to take their backtraces, and this sigwait took it,
+    // so a crash on the loop thread waited out the handler's 30 s timeout.
     var signals = sigset_t()
     sigemptyset(&signals)
-    for signal in [SIGINT, SIGTERM, SIGWINCH, SIGUSR1] { sigaddset(&signals, signal) }
+    for signal in [SIGINT, SIGTERM, SIGWINCH, SIGUSR2] { sigaddset(&signals, signal) }
     pthread_sigmask(SIG_BLOCK, &signals, nil)
 
     let group: EventLoopGroup
@@ -62,7 +65,7 @@ enum WatchCommand: Command {
         code, error in
         outcome.set(code, error)
         // Wakes the sigwait below.
-        kill(getpid(), SIGUSR1)
+        kill(getpid(), SIGUSR2)
       }
       holder.session = session
       session.start()
@@ -75,7 +78,7 @@ enum WatchCommand: Command {
       switch received {
       case SIGWINCH:
         loop.execute { holder.session?.resized() }
-      case SIGUSR1:
+      case SIGUSR2:
         if outcome.isSet { break waiting }
       default:
         // Ctrl-C or a stop request: a clean exit, terminal restored.
