@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import socket
 import struct
+import subprocess
 import time
 
 import grpc
@@ -349,3 +351,99 @@ def test_mutated_http2_frames_leave_gauged_serving(fuzz_server):
     assert fuzz_server.alive()
     # Both ends of the range were reached: connections refused and requests served.
     assert outcomes.get("answered", 0) > 0 and outcomes.get("closed", 0) > 0, outcomes
+
+
+class HostileServer:
+    """Answers one gRPC call per connection with mutated frames: a valid answer
+    (a widget, or subscription events) with its bytes, lengths, statuses or
+    framing broken, then closes."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.mutator = Mutator(rng)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(TIMEOUT)
+        self.address = f"127.0.0.1:{self.listener.getsockname()[1]}"
+
+    def answer(self, events: bool) -> bytes:
+        rng = self.rng
+        widget = wpb.Widget(id="w1", name="n", revision=5, content=wpb.Content(
+            label="x", gauge=wpb.Gauge(value=1, min_value=0, max_value=2)))
+        body = (spb.WidgetEvent(revision=5, upsert=widget) if events else widget).SerializeToString()
+        if rng.random() < 0.5:
+            body = self.mutator.mutate(body)
+        length = rng.choice([len(body)] * 5 + [0, 2**31, 2**32 - 1, len(body) + 1])
+        message = bytes([rng.choice([0, 0, 1])]) + struct.pack(">I", length) + body
+        headers = [(":status", rng.choice(["200"] * 5 + ["500", "abc", "2000", ""])),
+                   ("content-type", rng.choice(["application/grpc"] * 4 + ["text/html"]))]
+        if rng.random() < 0.3:
+            headers.append(("grpc-encoding", rng.choice(["gzip", "zz", "identity"])))
+        trailers = [("grpc-status", rng.choice(["0"] * 4 + ["3", "99", "-1", "x", ""])),
+                    ("grpc-message", rng.choice(["", "%zz", "ok%20", "é"]))]
+        encoder = Encoder()
+        frames = ([frame(4, 0, 0, b""), frame(1, 4, 1, encoder.encode(headers))]
+                  + [frame(0, 0, 1, message)] * (rng.randrange(1, 4) if events else 1)
+                  + [frame(1, 5, 1, encoder.encode(trailers))])
+        shape = rng.randrange(4)
+        if shape == 0:
+            return self.mutator.mutate(b"".join(frames))
+        if shape == 1:
+            return b"".join(frames) + frame(rng.randrange(12), rng.randrange(256),
+                                            rng.choice([0, 1, 3]), rng.randbytes(rng.randrange(20)))
+        if shape == 2:
+            # The answer stops short, the stream left open until the connection ends.
+            return b"".join(frames[:rng.randrange(2, len(frames))])
+        return b"".join(frames)
+
+    def serve_one(self, events: bool) -> None:
+        connection, _ = self.listener.accept()
+        connection.settimeout(TIMEOUT)
+        with connection:
+            received = b""
+            while len(received) < len(PREFACE) + 9:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    return
+                received += chunk
+            try:
+                connection.sendall(self.answer(events))
+                # Open until gaugectl hangs up: it acts on what it read first.
+                connection.settimeout(2.0)
+                while connection.recv(65536):
+                    pass
+            except OSError:
+                pass  # gaugectl hung up at once, or kept the connection
+
+
+def test_gaugectl_survives_a_server_answering_with_mutated_frames():
+    """The client's side of the same: gaugectl reading broken answers ends with
+    an exit code and a message (watch: once interrupted), never a crash or a
+    hang."""
+    from test_gaugectl import clean_env, gaugectl_binary
+
+    rng = random.Random(SEED + 3)
+    server = HostileServer(rng)
+    binary = str(gaugectl_binary())
+    try:
+        for case in range(CASES // 6):
+            events = case % 2 == 1
+            command = ["watch", "--events", "w1"] if events else ["get", "w1"]
+            process = subprocess.Popen(
+                [binary, "--timeout", "300ms", *command], stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                env=clean_env(server.address))
+            server.serve_one(events)
+            if events:
+                # watch reconnects after a failure; what is checked is that the
+                # broken answer did not kill it and that it still stops when told.
+                process.send_signal(signal.SIGINT)
+            try:
+                _, stderr = process.communicate(timeout=TIMEOUT)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                pytest.fail(f"seed {SEED + 3} case {case}: gaugectl {command[0]} hung")
+            where = f"seed {SEED + 3} case {case}: gaugectl {command[0]} -> {process.returncode}"
+            assert process.returncode in (0, 1, 3), f"{where}\n{stderr}"
+            assert process.returncode == 0 or stderr.startswith("gaugectl"), f"{where}\n{stderr}"
+    finally:
+        server.listener.close()
