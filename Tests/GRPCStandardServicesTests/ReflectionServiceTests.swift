@@ -75,4 +75,23 @@ import Testing
     #expect(names.contains("gauge.v1.WidgetService"))
     #expect(ReflectionWire.respond(to: [0xFF, 0xFF], answer: services[0].answer) == nil)
   }
+
+  /// protobuf-c takes any bytes for a proto3 string; echoed in
+  /// `original_request`, bytes that are not UTF-8 made a response stock
+  /// clients refuse to parse. Each string field, the host included, is checked.
+  @Test func requestsWithAStringThatIsNotUTF8AreNotAnswered() {
+    let answer = services[0].answer
+    // file_by_filename (3), file_containing_symbol (4), list_services (7), host (1): "a\xC0b"
+    for field: UInt8 in [3, 4, 7, 1] {
+      let request: [UInt8] = [field << 3 | 2, 0x03, 0x61, 0xC0, 0x62]
+      #expect(ReflectionWire.respond(to: request, answer: answer) == nil, "field \(field)")
+      let valid: [UInt8] = [field << 3 | 2, 0x03, 0x61, 0xC3, 0xA9]
+      #expect(ReflectionWire.respond(to: valid, answer: answer) != nil, "field \(field)")
+    }
+    // file_containing_extension { containing_type: "\xC0" }
+    #expect(
+      ReflectionWire.respond(to: [0x2A, 0x03, 0x0A, 0x01, 0xC0], answer: answer) == nil)
+    // all_extension_numbers_of_type: "\xFF"
+    #expect(ReflectionWire.respond(to: [0x32, 0x01, 0xFF], answer: answer) == nil)
+  }
 }

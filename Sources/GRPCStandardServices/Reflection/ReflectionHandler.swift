@@ -14,7 +14,10 @@ final class ReflectionHandler: RPCHandler {
   func receive(message: [UInt8]) {
     guard let response = ReflectionWire.respond(to: message, answer: answer) else {
       call.finish(
-        GRPCStatus(.internal, "could not parse the ServerReflectionRequest"))
+        GRPCStatus(
+          .internal,
+          "could not parse the ServerReflectionRequest: not protobuf, or a string that is not UTF-8"
+        ))
       return
     }
     call.send(message: response)
