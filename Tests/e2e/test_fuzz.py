@@ -447,3 +447,60 @@ def test_gaugectl_survives_a_server_answering_with_mutated_frames():
             assert process.returncode == 0 or stderr.startswith("gaugectl"), f"{where}\n{stderr}"
     finally:
         server.listener.close()
+
+
+def test_mutated_standard_service_requests_get_answers_stock_clients_parse(fuzz_server):
+    """Health and reflection read their requests with their own code: mutated
+    requests must end with a status, and every answer must parse (reflection
+    echoes each request in its answer)."""
+    from grpc_health.v1 import health_pb2
+    from grpc_reflection.v1alpha import reflection_pb2
+
+    rng = random.Random(SEED + 4)
+    mutator = Mutator(rng)
+
+    def reflection_request() -> bytes:
+        request = rng.choice([
+            reflection_pb2.ServerReflectionRequest(host="h", list_services=""),
+            reflection_pb2.ServerReflectionRequest(file_by_filename=rng.choice(
+                ["gauge/v1/widget.proto", "grpc/health/v1/health.proto", "nope.proto"])),
+            reflection_pb2.ServerReflectionRequest(file_containing_symbol=rng.choice(
+                ["gauge.v1.WidgetService", "gauge.v1.Widget", "x"])),
+            reflection_pb2.ServerReflectionRequest(
+                file_containing_extension=reflection_pb2.ExtensionRequest(
+                    containing_type="gauge.v1.Widget", extension_number=rng.choice([1, 2**31 - 1]))),
+            reflection_pb2.ServerReflectionRequest(all_extension_numbers_of_type="gauge.v1.Widget"),
+        ]).SerializeToString()
+        return mutator.mutate(request) if rng.random() < 0.7 else request
+
+    allowed = {grpc.StatusCode.OK, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INTERNAL}
+    with grpc.insecure_channel(fuzz_server.address) as channel:
+        for case in range(CASES // 2):
+            kind = rng.randrange(3)
+            where = f"seed {SEED + 4} case {case}"
+            try:
+                if kind == 0:
+                    request = mutator.mutate(health_pb2.HealthCheckRequest(
+                        service=rng.choice(["", "gauge.v1.WidgetService"])).SerializeToString())
+                    answer = channel.unary_unary("/grpc.health.v1.Health/Check")(
+                        request, timeout=TIMEOUT)
+                    health_pb2.HealthCheckResponse.FromString(answer)
+                elif kind == 1:
+                    request = mutator.mutate(health_pb2.HealthCheckRequest().SerializeToString())
+                    try:
+                        for answer in channel.unary_stream("/grpc.health.v1.Health/Watch")(
+                                request, timeout=0.1):
+                            health_pb2.HealthCheckResponse.FromString(answer)
+                    except grpc.RpcError as err:
+                        if err.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
+                            raise
+                else:
+                    version = rng.choice(["v1", "v1alpha"])
+                    path = f"/grpc.reflection.{version}.ServerReflection/ServerReflectionInfo"
+                    requests = [reflection_request() for _ in range(rng.randrange(1, 5))]
+                    for answer in channel.stream_stream(path)(iter(requests), timeout=TIMEOUT):
+                        reflection_pb2.ServerReflectionResponse.FromString(answer)
+            except grpc.RpcError as err:
+                assert err.code() in allowed, f"{where}: {err.code().name} {err.details()}"
+                if err.code() == grpc.StatusCode.INTERNAL:
+                    assert err.details().startswith("could not parse"), f"{where}: {err.details()}"
