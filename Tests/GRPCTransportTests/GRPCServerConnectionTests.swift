@@ -89,6 +89,20 @@ import Testing
     #expect(response.body.isEmpty)
   }
 
+  /// nghttp2 sends no header block over 64 KiB; it used to drop such
+  /// trailers and leave the stream open, the client waiting for its deadline.
+  @Test func trailersTooLargeToSendResetTheStream() {
+    let (client, _, _) = makeConnection()
+    let stream = client.start(
+      headers: InMemoryHTTP2Client.grpcHeaders(path: "/test.Echo/Fail"),
+      body: framed(Array(String(repeating: "x", count: 70_000).utf8)))
+    client.exchange()
+    let response = client.responses[stream]!
+    #expect(response.resetCode == NGHTTP2_INTERNAL_ERROR.rawValue)
+    #expect(response.closed)
+    #expect(response.grpcStatus == nil)
+  }
+
   @Test func messagesSplitAcrossFramesAndManyInOneFrame() {
     let (client, service, _) = makeConnection()
     let three = framed([1]) + framed([2, 2]) + framed([3, 3, 3])

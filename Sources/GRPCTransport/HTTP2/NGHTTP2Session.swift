@@ -84,6 +84,7 @@ package final class NGHTTP2Session {
     nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunk)
     nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
     nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, onFrameSent)
+    nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks, onFrameNotSent)
 
     var options: OpaquePointer?
     nghttp2_option_new(&options)
@@ -523,6 +524,24 @@ private func onFrameSent(
     if endStream { owner.withDelegate { $0.streamEndSent(frame.pointee.hd.stream_id) } }
     return 0
   }
+}
+
+/// nghttp2 drops a response or trailers HEADERS frame it cannot send (a
+/// header block past its 64 KiB limit) and leaves the stream open, so the
+/// peer would wait for the rest until its deadline. The stream is reset
+/// instead. A request's HEADERS are left alone: nghttp2 closes that stream
+/// itself, and the peer never saw it.
+private func onFrameNotSent(
+  _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ errorCode: Int32,
+  _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+  guard let session, let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
+    frame.pointee.hd.stream_id > 0, frame.pointee.headers.cat != NGHTTP2_HCAT_REQUEST
+  else { return 0 }
+  _ = nghttp2_submit_rst_stream(
+    session, UInt8(NGHTTP2_FLAG_NONE.rawValue), frame.pointee.hd.stream_id,
+    NGHTTP2_INTERNAL_ERROR.rawValue)
+  return 0
 }
 
 private func readOutbound(
