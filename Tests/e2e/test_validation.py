@@ -247,3 +247,16 @@ def test_not_found_shape(stub, new_id):
     err = rpc_error(get, stub, wid)
     assert err.code() == grpc.StatusCode.NOT_FOUND
     assert wid in err.details(), err.details()
+
+
+def test_thousands_of_violations_are_counted_not_listed(stub, new_id):
+    """A rule broken once per element of a repeated field: the status lists the
+    first ten and counts the rest, so its trailers stay inside what clients
+    take (they used to pass 64 KiB, and the call never ended)."""
+    wid = new_id()
+    put(stub, widget(wid, content=content(wpb.Value(value=1))))
+    err = rpc_error(update, stub, wid, name="z", clear=["name"] * 1000)
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, (err.code(), err.details())
+    assert err.details().endswith("; and 990 more"), err.details()
+    assert len(violations(err)) == 10
+    assert get(stub, wid).name == "e2e widget"
