@@ -10,6 +10,7 @@ FUZZ_SEED=N picks one, FUZZ_CASES=N runs more cases."""
 
 from __future__ import annotations
 
+import gzip
 import os
 import random
 import signal
@@ -20,7 +21,7 @@ import time
 
 import grpc
 import pytest
-from hpack import Encoder
+from hpack import Decoder, Encoder
 
 from conftest import Server
 from gauge.v1 import widget_pb2 as wpb
@@ -504,3 +505,73 @@ def test_mutated_standard_service_requests_get_answers_stock_clients_parse(fuzz_
                 assert err.code() in allowed, f"{where}: {err.code().name} {err.details()}"
                 if err.code() == grpc.StatusCode.INTERNAL:
                     assert err.details().startswith("could not parse"), f"{where}: {err.details()}"
+
+
+def answer_status(port: int, data: bytes) -> tuple[str, str] | None:
+    """Sends the preface and `data`, and returns stream 1's grpc-status and
+    grpc-message, ("RST", code) for a reset, or None when neither came."""
+    decoder = Decoder()
+    fields: dict[str, str] = {}
+    with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as sock:
+        sock.sendall(PREFACE + data)
+        received = b""
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except socket.timeout:
+                return "no answer", ""
+            if not chunk:
+                return None
+            received += chunk
+            while len(received) >= 9:
+                length = int.from_bytes(received[:3], "big")
+                if len(received) < 9 + length:
+                    break
+                kind, flags = received[3], received[4]
+                stream = int.from_bytes(received[5:9], "big") & 0x7FFFFFFF
+                payload, received = received[9:9 + length], received[9 + length:]
+                if kind == 1:
+                    fields.update(decoder.decode(payload))
+                    if stream == 1 and flags & 1:
+                        return fields.get("grpc-status", ""), fields.get("grpc-message", "")
+                elif kind == 3 and stream == 1:
+                    return "RST", str(int.from_bytes(payload, "big"))
+                elif kind == 7:
+                    return "GOAWAY", ""
+
+
+def test_mutated_gzip_messages_get_a_status(fuzz_server):
+    """Compressed requests whose deflate streams are mutated, truncated or
+    inflate past the message limit: zlib's every error path, each ending the
+    call with a status that names what went wrong."""
+    rng = random.Random(SEED + 5)
+    mutator, requests = Mutator(rng), Requests(rng)
+    statuses: dict[str, int] = {}
+    unary = [method for method in RESPONSES if method != "Subscribe"]
+    for case in range(CASES // 4):
+        method = rng.choice(unary)
+        body = requests.make(method)
+        if rng.random() < 0.2:
+            body = body * rng.randrange(1, 2000)
+        compressed = gzip.compress(body)
+        if rng.random() < 0.2:
+            compressed = gzip.compress(b"\0" * rng.choice([4 << 20, 64 << 20]))
+        if rng.random() < 0.6:
+            compressed = mutator.mutate(compressed)
+        message = b"\x01" + struct.pack(">I", len(compressed)) + compressed
+        headers = [(":method", "POST"), (":scheme", "http"), (":path", SERVICE + method),
+                   (":authority", fuzz_server.address), ("content-type", "application/grpc"),
+                   ("te", "trailers"), ("grpc-encoding", "gzip")]
+        data = (frame(4, 0, 0, b"") + frame(8, 0, 0, struct.pack(">I", 1 << 24))
+                + frame(1, 4, 1, Encoder().encode(headers)) + frame(0, 1, 1, message[:16384]))
+        status, text = answer_status(fuzz_server.port, data) or ("none", "")
+        where = f"seed {SEED + 5} case {case}: {method} -> {status} {text!r}"
+        assert status in ("0", "3", "5", "8", "13"), where
+        if status == "8":
+            assert "inflates past the limit" in text, where
+        if status == "13":
+            assert text.startswith(("could not inflate", "could not parse",
+                                    "request ended inside a message")), where
+        statuses[status] = statuses.get(status, 0) + 1
+    # Served, refused by zlib, and stopped at the limit: every branch was reached.
+    assert {"0", "8", "13"} <= set(statuses), statuses
