@@ -161,4 +161,17 @@ private func watch(_ health: HealthService, _ service: String) -> (
     #expect(sink.finished?.code == .unimplemented)
     #expect(sink.sent.isEmpty)
   }
+
+  /// protobuf-c cuts a string at a NUL: the name must be refused, not
+  /// answered for the service named by its first part.
+  @Test func aServiceNameWithANulOrNotUTF8IsNotARequest() {
+    func request(_ name: [UInt8]) -> [UInt8] { [0x0A, UInt8(name.count)] + name }
+    let widgets = Array("gauge.v1.WidgetService".utf8)
+    #expect(HealthWire.decodeRequest(request(widgets)) == "gauge.v1.WidgetService")
+    #expect(HealthWire.decodeRequest(request(Array("é".utf8))) == "é")
+    #expect(HealthWire.decodeRequest([]) == "")
+    #expect(HealthWire.decodeRequest(request(widgets + [0, 0x78])) == nil)
+    #expect(HealthWire.decodeRequest(request([0x67, 0xC0])) == nil)
+    #expect(HealthWire.decodeRequest([0x0A, 0x05, 0x61]) == nil)
+  }
 }

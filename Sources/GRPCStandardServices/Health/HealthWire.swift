@@ -4,9 +4,22 @@ import ProtobufCSupport
 /// protobuf-c ⇄ grpc.health.v1 messages.
 enum HealthWire {
   /// The service a HealthCheckRequest asks about ("" for the server); nil
-  /// when the bytes are not a request.
+  /// when the bytes are not a request, or the name is not UTF-8 or holds a
+  /// NUL. protobuf-c would cut such a name at the NUL, so that
+  /// "gauge.v1.WidgetService\0x" was answered as the widget service.
   static func decodeRequest(_ bytes: [UInt8]) -> String? {
-    withUnpacked(
+    var reader = ProtoWireReader(bytes[...])
+    do {
+      while let (number, value) = try reader.next() {
+        guard number == 1, case .bytes(let name) = value else { continue }
+        guard !name.contains(0), String(validating: name, as: UTF8.self) != nil else {
+          return nil
+        }
+      }
+    } catch {
+      return nil
+    }
+    return withUnpacked(
       bytes, grpc__health__v1__health_check_request__unpack,
       grpc__health__v1__health_check_request__free_unpacked
     ) { request in
