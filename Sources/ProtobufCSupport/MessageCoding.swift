@@ -39,11 +39,3 @@ public func packed<Message>(
 public func text(_ pointer: UnsafePointer<CChar>?) -> String {
   pointer.map { String(cString: $0) } ?? ""
 }
-
-/// A C string field's text, nil when it is not UTF-8: protobuf-c does not
-/// check proto3 strings on unpack, and a server must not read or echo what
-/// a stock parser would refuse.
-public func validText(_ pointer: UnsafePointer<CChar>?) -> String? {
-  guard let pointer else { return "" }
-  return String(validatingCString: pointer)
-}

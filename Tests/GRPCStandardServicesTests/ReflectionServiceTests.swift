@@ -93,5 +93,9 @@ import Testing
       ReflectionWire.respond(to: [0x2A, 0x03, 0x0A, 0x01, 0xC0], answer: answer) == nil)
     // all_extension_numbers_of_type: "\xFF"
     #expect(ReflectionWire.respond(to: [0x32, 0x01, 0xFF], answer: answer) == nil)
+    // file_containing_symbol: "gauge.v1.Widget\0x", which protobuf-c would cut at the NUL
+    let symbol = Array("gauge.v1.Widget".utf8) + [0, 0x78]
+    #expect(
+      ReflectionWire.respond(to: [0x22, UInt8(symbol.count)] + symbol, answer: answer) == nil)
   }
 }

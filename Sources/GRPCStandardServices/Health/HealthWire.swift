@@ -8,17 +8,8 @@ enum HealthWire {
   /// NUL. protobuf-c would cut such a name at the NUL, so that
   /// "gauge.v1.WidgetService\0x" was answered as the widget service.
   static func decodeRequest(_ bytes: [UInt8]) -> String? {
-    var reader = ProtoWireReader(bytes[...])
-    do {
-      while let (number, value) = try reader.next() {
-        guard number == 1, case .bytes(let name) = value else { continue }
-        guard !name.contains(0), String(validating: name, as: UTF8.self) != nil else {
-          return nil
-        }
-      }
-    } catch {
-      return nil
-    }
+    // service = 1
+    guard StringFieldText.isValid(bytes[...], strings: [1]) else { return nil }
     return withUnpacked(
       bytes, grpc__health__v1__health_check_request__unpack,
       grpc__health__v1__health_check_request__free_unpacked

@@ -16,7 +16,7 @@ final class ReflectionHandler: RPCHandler {
       call.finish(
         GRPCStatus(
           .internal,
-          "could not parse the ServerReflectionRequest: not protobuf, or a string that is not UTF-8"
+          "could not parse the ServerReflectionRequest: not protobuf, or a string with a NUL or not UTF-8"
         ))
       return
     }

@@ -8,43 +8,44 @@ enum ReflectionWire {
   /// Decodes a ServerReflectionRequest, answers it, and encodes the
   /// ServerReflectionResponse (echoing the request in `original_request`);
   /// nil when the bytes are not a request, or one of its strings is not
-  /// UTF-8 (the echo would carry it into a response no client can parse).
+  /// UTF-8 or holds a NUL (the echo would carry it into a response no client
+  /// can parse, or the question would be cut short).
   static func respond(
     to bytes: [UInt8], answer: (ReflectionRequest) -> ReflectionAnswer
   ) -> [UInt8]? {
-    let response = withUnpacked(
+    // host = 1, file_by_filename = 3, file_containing_symbol = 4,
+    // file_containing_extension = 5 { containing_type = 1 },
+    // all_extension_numbers_of_type = 6, list_services = 7
+    guard StringFieldText.isValid(bytes[...], strings: [1, 3, 4, 6, 7], nested: [5: [1]]) else {
+      return nil
+    }
+    return withUnpacked(
       bytes, grpc__reflection__v1__server_reflection_request__unpack,
       grpc__reflection__v1__server_reflection_request__free_unpacked
-    ) { request -> [UInt8]? in
-      guard validText(request.pointee.host) != nil, let question = decode(request.pointee)
-      else { return nil }
-      return encode(answer(question), host: request.pointee.host, original: request)
+    ) { request in
+      encode(answer(decode(request.pointee)), host: request.pointee.host, original: request)
     }
-    return response ?? nil
   }
 
-  /// nil when a string is not UTF-8.
   private static func decode(_ request: Grpc__Reflection__V1__ServerReflectionRequest)
-    -> ReflectionRequest?
+    -> ReflectionRequest
   {
     switch request.message_request_case {
     case GRPC__REFLECTION__V1__SERVER_REFLECTION_REQUEST__MESSAGE_REQUEST_FILE_BY_FILENAME:
-      return validText(request.file_by_filename).map { .fileByFilename($0) }
+      return .fileByFilename(text(request.file_by_filename))
     case GRPC__REFLECTION__V1__SERVER_REFLECTION_REQUEST__MESSAGE_REQUEST_FILE_CONTAINING_SYMBOL:
-      return validText(request.file_containing_symbol).map { .fileContainingSymbol($0) }
+      return .fileContainingSymbol(text(request.file_containing_symbol))
     case GRPC__REFLECTION__V1__SERVER_REFLECTION_REQUEST__MESSAGE_REQUEST_FILE_CONTAINING_EXTENSION:
       let extensionRequest = request.file_containing_extension?.pointee
-      return validText(extensionRequest?.containing_type).map {
-        .fileContainingExtension(type: $0, number: extensionRequest?.extension_number ?? 0)
-      }
+      return .fileContainingExtension(
+        type: text(extensionRequest?.containing_type),
+        number: extensionRequest?.extension_number ?? 0)
     case GRPC__REFLECTION__V1__SERVER_REFLECTION_REQUEST__MESSAGE_REQUEST_ALL_EXTENSION_NUMBERS_OF_TYPE:
-      return validText(request.all_extension_numbers_of_type).map {
-        .allExtensionNumbersOfType($0)
-      }
+      return .allExtensionNumbersOfType(text(request.all_extension_numbers_of_type))
     case GRPC__REFLECTION__V1__SERVER_REFLECTION_REQUEST__MESSAGE_REQUEST_LIST_SERVICES:
-      return validText(request.list_services).map { _ in .listServices }
+      return .listServices
     default:
-      return ReflectionRequest.none
+      return .none
     }
   }
 
