@@ -7,7 +7,9 @@
 # 127.0.0.1:50051), ARGS (extra gauged flags), PYTEST_ARGS (extra pytest flags),
 # QUICK=1 (make bench in about a minute), SCENARIO (make profile), BENCH_ARGS
 # (extra scripts/bench flags), SANITIZE_DIR (scratch path of the
-# AddressSanitizer build, default BUILD_DIR-asan).
+# AddressSanitizer build, default BUILD_DIR-asan), FUZZ_SECONDS (per fuzz
+# target, default 60), FUZZ_DIR (scratch path of the fuzzer build, default
+# BUILD_DIR-fuzz).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -31,6 +33,8 @@ QUICK ?=
 SCENARIO ?= unary
 BENCH_ARGS ?=
 SANITIZE_DIR ?= $(BUILD_DIR)-asan
+FUZZ_SECONDS ?= 60
+FUZZ_DIR ?= $(BUILD_DIR)-fuzz
 
 VENV := .venv
 VENV_PY := $(VENV)/bin/python
@@ -40,7 +44,7 @@ E2E_REQUIREMENTS := Tests/e2e/requirements.txt
 SWIFT_BUILD := $(SWIFT) build --scratch-path $(BUILD_DIR)
 FORMAT_PATHS := Sources Tests Package.swift
 
-.PHONY: help deps venv build release run protos check-protos format lint unit e2e sanitize test bench profile clean-venv
+.PHONY: help deps venv build release run protos check-protos format lint unit e2e sanitize fuzz test bench profile clean-venv
 
 help:
 	@echo "make run           deps + release build, then start gauged on $(LISTEN) (ARGS=... for more flags)"
@@ -53,6 +57,7 @@ help:
 	@echo "make format|lint   swift format in place | lint --strict"
 	@echo "make unit|e2e      swift test | pytest Tests/e2e against $(BUILD_DIR)/debug/gauged"
 	@echo "make sanitize      unit and e2e tests again under AddressSanitizer, leaks checked ($(SANITIZE_DIR))"
+	@echo "make fuzz          libFuzzer on each harness for FUZZ_SECONDS (default 60), under AddressSanitizer"
 	@echo "make bench         release build, every benchmark scenario, bench/results.md (QUICK=1: ~1 min)"
 	@echo "make profile       one scenario (SCENARIO=unary|publish|fanout|connections|store) under perf"
 
@@ -97,6 +102,9 @@ e2e: venv build
 
 sanitize: venv
 	SWIFT="$(SWIFT)" scripts/sanitize "$(SANITIZE_DIR)" "$(abspath $(VENV_PY))" $(PYTEST_ARGS)
+
+fuzz:
+	SWIFT="$(SWIFT)" scripts/fuzz "$(FUZZ_DIR)" "$(FUZZ_SECONDS)"
 
 # Order matters; .NOTPARALLEL keeps it even under -j.
 test: deps venv check-protos lint build unit e2e sanitize

@@ -19,6 +19,7 @@ let package = Package(
     .executable(name: "gauged-interop-server", targets: ["gauged-interop-server"]),
     .executable(name: "gaugectl", targets: ["gaugectl"]),
     .executable(name: "gauge-bench", targets: ["gauge-bench"]),
+    .executable(name: "gauge-fuzz", targets: ["gauge-fuzz"]),
   ],
   targets: [
     // C libraries, each behind one small shim header.
@@ -140,6 +141,21 @@ let package = Package(
     // ManualScheduler and ImmediateExecutor: connections driven in memory.
     .target(name: "GRPCTransportTesting", dependencies: ["GRPCTransport"], swiftSettings: strict),
 
+    // Fuzzing harnesses: inputs run as gRPC calls or raw HTTP/2 against
+    // everything gauged serves, in memory, with rules checked after each.
+    .target(
+      name: "GaugeFuzz",
+      dependencies: [
+        "GRPCClient", "GRPCTransport", "GRPCTransportTesting", "GaugeService",
+        "GRPCStandardServices", "GaugeDomain", "GaugeWire",
+      ],
+      swiftSettings: strict
+    ),
+    // The harnesses as a program: corpus replay and seeds in any build,
+    // libFuzzer in the one scripts/fuzz makes.
+    .executableTarget(
+      name: "gauge-fuzz", dependencies: ["GaugeFuzz", "GaugeIO"], swiftSettings: strict),
+
     .testTarget(name: "GaugeDomainTests", dependencies: ["GaugeDomain"], swiftSettings: strict),
     .testTarget(
       name: "GaugeWireTests",
@@ -182,6 +198,9 @@ let package = Package(
       dependencies: ["GRPCClient", "GRPCTransport", "GRPCTransportTesting", "GaugeIO", "CNGHTTP2"],
       swiftSettings: strict
     ),
+    .testTarget(
+      name: "GaugeFuzzTests", dependencies: ["GaugeFuzz", "GaugeWire", "GaugeDomain"],
+      swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

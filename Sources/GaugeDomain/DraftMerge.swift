@@ -5,7 +5,7 @@
 
 extension ContentPatch {
   /// The draft that resolves back to `content`.
-  init(_ content: Content) {
+  public init(_ content: Content) {
     self.init(
       template: TemplatePatch(content.template), label: content.label,
       subtitle: content.subtitle, icon: content.icon, unit: content.unit,

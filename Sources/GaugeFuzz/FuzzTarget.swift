@@ -1,0 +1,14 @@
+/// The harnesses a fuzzer or a corpus replay can run, by name.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+  /// Well-formed HTTP/2 from gauged's own client, fuzzed gRPC calls on it.
+  case calls
+  /// Raw bytes after the HTTP/2 preface.
+  case frames
+
+  public func run(_ data: [UInt8]) throws(FuzzFinding) {
+    switch self {
+    case .calls: try CallsHarness.run(data)
+    case .frames: try FramesHarness.run(data)
+    }
+  }
+}

@@ -1,0 +1,239 @@
+import GaugeDomain
+import GaugeWire
+
+/// Starting inputs for the fuzzer: each method called the way a real client
+/// calls it, valid and invalid, so mutations start deep in the services
+/// rather than at the HTTP/2 handshake.
+public enum SeedCorpus {
+  static let service = "/gauge.v1.WidgetService/"
+
+  public static func inputs(for target: FuzzTarget) throws(FuzzFinding) -> [(
+    name: String, bytes: [UInt8]
+  )] {
+    switch target {
+    case .calls:
+      return callPrograms.map { ($0.name, $0.program.bytes) }
+    case .frames:
+      // What the client sent for each program, without the preface the
+      // harness sends itself; the server's configuration and the size of
+      // the pieces come first.
+      var seeds: [(name: String, bytes: [UInt8])] = []
+      for (name, program) in callPrograms {
+        var recorded: [UInt8]? = []
+        try CallsHarness.run(program.bytes, recordingClientBytes: &recorded)
+        let frames = Array((recorded ?? []).dropFirst(FramesHarness.preface.count))
+        seeds.append((name, [program.bytes[0], 255] + frames))
+      }
+      return seeds
+    }
+  }
+
+  public static var callProgramCount: Int { callPrograms.count }
+
+  static var callPrograms: [(name: String, program: CallProgram)] {
+    [
+      ("unary-lifecycle", unaryLifecycle()),
+      ("publish-and-subscribe", publishAndSubscribe()),
+      ("rejections", rejections()),
+      ("slow-subscriber", slowSubscriber()),
+      ("standard-services", standardServices()),
+      ("limits-and-shutdown", limitsAndShutdown()),
+    ]
+  }
+
+  static let gaugeContent = ContentPatch(
+    template: .gauge(
+      GaugePatch(
+        value: 42, minValue: 0, maxValue: 100, style: 1, gradient: ["#00FF00", "#FF0000"],
+        marks: [MarkPatch(value: 50, label: "half")], currentValueLabel: "42", minLabel: "0",
+        maxLabel: "100")),
+    label: "CPU", subtitle: "core 0", icon: "cpu", unit: "%", trend: 1, accentColor: "#112233",
+    backgroundColor: "#FFFFFF", textColor: "#000000")
+
+  static func unaryLifecycle() -> CallProgram {
+    var program = CallProgram()
+    let calls: [(String, [UInt8])] = [
+      (
+        "PutWidget",
+        WidgetWire.encodePutWidgetRequest(
+          WidgetPut(id: "cpu", name: "CPU load", content: gaugeContent))
+      ),
+      (
+        "PutWidget",
+        WidgetWire.encodePutWidgetRequest(
+          WidgetPut(
+            id: "jobs", name: "Jobs",
+            content: ContentPatch(template: .progress(ProgressPatch(value: 0.25)), label: "done")))
+      ),
+      (
+        "PutWidget",
+        WidgetWire.encodePutWidgetRequest(
+          WidgetPut(
+            id: "temperature", name: "Temperature",
+            content: ContentPatch(
+              template: .value(PlainValuePatch(value: 21.5, minValue: -40, maxValue: 60)),
+              unit: "°C")))
+      ),
+      (
+        "UpdateWidget",
+        WidgetWire.encodeUpdateWidgetRequest(
+          WidgetUpdate(
+            id: "cpu", content: ContentPatch(template: .gauge(GaugePatch(value: 77))),
+            clearFields: ["content.subtitle", "content.gauge.marks"]))
+      ),
+      (
+        "UpdateWidget",
+        WidgetWire.encodeUpdateWidgetRequest(
+          WidgetUpdate(
+            id: "jobs", content: ContentPatch(template: .progress(ProgressPatch(value: 0.5)))))
+      ),
+      ("GetWidget", WidgetWire.encodeGetWidgetRequest(id: "cpu")),
+      ("ListWidgets", WidgetWire.encodeListWidgetsRequest(ListQuery(idPrefix: "", pageSize: 1))),
+      ("DeleteWidget", WidgetWire.encodeDeleteWidgetRequest(id: "jobs")),
+      ("GetWidget", WidgetWire.encodeGetWidgetRequest(id: "jobs")),
+    ]
+    for (method, message) in calls {
+      let call = program.start(service + method)
+      program.send(message, on: call)
+      program.closeSend(call)
+      program.pump()
+    }
+    return program
+  }
+
+  static func publishAndSubscribe() -> CallProgram {
+    var program = CallProgram()
+    let put = program.start(service + "PutWidget")
+    program.send(
+      WidgetWire.encodePutWidgetRequest(WidgetPut(id: "cpu", content: gaugeContent)), on: put)
+    program.closeSend(put)
+    let subscribe = program.start(service + "Subscribe")
+    program.send(
+      WidgetWire.encodeSubscribeRequest(SubscribeQuery(ids: ["cpu"], includeSnapshot: true)),
+      on: subscribe)
+    program.closeSend(subscribe)
+    let resume = program.start(service + "Subscribe", metadata: "dashboard-7")
+    program.send(
+      WidgetWire.encodeSubscribeRequest(
+        SubscribeQuery(idPrefix: "c", includeSnapshot: false, sinceRevision: 1_000)),
+      on: resume)
+    program.pump()
+    let publish = program.start(service + "PublishValues")
+    for value in [10.0, 20, 30, 101, 40] {
+      program.send(WidgetWire.encodeValueUpdate(id: "cpu", value: value), on: publish)
+    }
+    program.send(WidgetWire.encodeValueUpdate(id: "missing", value: 1), on: publish)
+    program.pump()
+    program.closeSend(publish)
+    program.pump()
+    program.cancel(subscribe)
+    return program
+  }
+
+  static func rejections() -> CallProgram {
+    var program = CallProgram()
+    let invalid: [(String, [UInt8])] = [
+      (
+        "PutWidget",
+        WidgetWire.encodePutWidgetRequest(
+          WidgetPut(
+            id: "bad",
+            content: ContentPatch(
+              template: .gauge(GaugePatch(value: 150, minValue: 0, maxValue: 100)),
+              accentColor: "teal-ish")))
+      ),
+      (
+        "UpdateWidget",
+        WidgetWire.encodeUpdateWidgetRequest(
+          WidgetUpdate(id: "nope", clearFields: ["content.nothing"]))
+      ),
+      ("GetWidget", WidgetWire.encodeGetWidgetRequest(id: "")),
+      ("ListWidgets", WidgetWire.encodeListWidgetsRequest(ListQuery(pageToken: "garbage"))),
+      ("GetWidget", [0x0A, 0xFF, 0x01]),
+    ]
+    for (method, message) in invalid {
+      let call = program.start(service + method, deadlineTicks: 5)
+      program.send(message, on: call)
+      program.closeSend(call)
+    }
+    let unknown = program.start("/no.Such/Service")
+    program.closeSend(unknown)
+    program.pump()
+    program.advanceClock(ticks: 10)
+    return program
+  }
+
+  static func slowSubscriber() -> CallProgram {
+    var program = CallProgram(clientFlags: 0x01)
+    let put = program.start(service + "PutWidget")
+    program.send(
+      WidgetWire.encodePutWidgetRequest(WidgetPut(id: "load", content: gaugeContent)), on: put)
+    program.closeSend(put)
+    let subscribe = program.start(service + "Subscribe")
+    program.send(
+      WidgetWire.encodeSubscribeRequest(SubscribeQuery(ids: ["load"], minIntervalMs: 100)),
+      on: subscribe)
+    program.closeSend(subscribe)
+    program.pump()
+    program.readLimit(64)
+    let publish = program.start(service + "PublishValues")
+    for step in 0..<40 {
+      program.send(WidgetWire.encodeValueUpdate(id: "load", value: Double(step)), on: publish)
+      if step % 8 == 0 {
+        program.pump()
+        program.advanceClock(ticks: 3)
+      }
+    }
+    program.closeSend(publish)
+    program.readLimit(0)
+    program.pump()
+    return program
+  }
+
+  static func standardServices() -> CallProgram {
+    var program = CallProgram()
+    let check = program.start("/grpc.health.v1.Health/Check")
+    program.send(protobufString(field: 1, "gauge.v1.WidgetService"), on: check)
+    program.closeSend(check)
+    let watch = program.start("/grpc.health.v1.Health/Watch")
+    program.send(protobufString(field: 1, ""), on: watch)
+    program.closeSend(watch)
+    for version in ["v1", "v1alpha"] {
+      let reflection = program.start(
+        "/grpc.reflection.\(version).ServerReflection/ServerReflectionInfo")
+      program.send(protobufString(field: 7, ""), on: reflection)
+      program.send(protobufString(field: 4, "gauge.v1.WidgetService"), on: reflection)
+      program.send(protobufString(field: 3, "gauge/v1/widget.proto"), on: reflection)
+      program.pump()
+      program.closeSend(reflection)
+    }
+    program.pump()
+    program.serverLifecycle(1)
+    program.pump()
+    return program
+  }
+
+  static func limitsAndShutdown() -> CallProgram {
+    var program = CallProgram(serverFlags: 0x02 | 0x04 | 0x20)
+    let put = program.start(service + "PutWidget")
+    program.sendOversized(units: 1, on: put)
+    let subscribe = program.start(service + "Subscribe")
+    program.send(WidgetWire.encodeSubscribeRequest(SubscribeQuery()), on: subscribe)
+    program.closeSend(subscribe)
+    let publish = program.start(service + "PublishValues")
+    program.send(WidgetWire.encodeValueUpdate(id: "a", value: 1), on: publish)
+    program.pump()
+    program.serverLifecycle(1)
+    program.pump()
+    program.serverLifecycle(2)
+    program.pump()
+    return program
+  }
+
+  /// A message with one length-delimited field.
+  static func protobufString(field: UInt8, _ text: String) -> [UInt8] {
+    let bytes = Array(text.utf8)
+    precondition(bytes.count < 128, "one-byte length")
+    return [field << 3 | 2, UInt8(bytes.count)] + bytes
+  }
+}
