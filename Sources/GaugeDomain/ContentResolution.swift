@@ -25,10 +25,10 @@ extension Violations {
     } else {
       add(path, "a template (gauge, progress or value) is required")
     }
-    limitLength(draft.label, to: Limit.label, at: path + ".label")
-    limitLength(draft.subtitle, to: Limit.subtitle, at: path + ".subtitle")
+    checkText(draft.label, maxLength: Limit.label, at: path + ".label")
+    checkText(draft.subtitle, maxLength: Limit.subtitle, at: path + ".subtitle")
     checkIcon(draft.icon, at: path + ".icon")
-    limitLength(draft.unit, to: Limit.unit, at: path + ".unit")
+    checkText(draft.unit, maxLength: Limit.unit, at: path + ".unit")
     let trend = resolveEnum(Trend.self, draft.trend, default: .unspecified, at: path + ".trend")
     checkColor(draft.accentColor, at: path + ".accent_color")
     checkColor(draft.backgroundColor, at: path + ".background_color")

@@ -27,9 +27,10 @@ extension Violations {
     let gradient = draft.gradient ?? []
     checkGradient(gradient, at: path + ".gradient")
     let marks = resolveMarks(draft.marks ?? [], within: bounds, at: path + ".marks")
-    limitLength(draft.currentValueLabel, to: Limit.gaugeLabel, at: path + ".current_value_label")
-    limitLength(draft.minLabel, to: Limit.gaugeLabel, at: path + ".min_label")
-    limitLength(draft.maxLabel, to: Limit.gaugeLabel, at: path + ".max_label")
+    checkText(
+      draft.currentValueLabel, maxLength: Limit.gaugeLabel, at: path + ".current_value_label")
+    checkText(draft.minLabel, maxLength: Limit.gaugeLabel, at: path + ".min_label")
+    checkText(draft.maxLabel, maxLength: Limit.gaugeLabel, at: path + ".max_label")
 
     guard all.count == before, let value, let minValue, let maxValue, let style else { return nil }
     return Gauge(
@@ -80,7 +81,7 @@ extension Violations {
       let markPath = "\(path)[\(index)]"
       let value = requireFinite(draft.value, at: markPath + ".value")
       requireWithin(value, bounds, at: markPath + ".value")
-      limitLength(draft.label, to: Limit.markLabel, at: markPath + ".label")
+      checkText(draft.label, maxLength: Limit.markLabel, at: markPath + ".label")
       if let value { marks.append(Mark(value: value, label: draft.label)) }
     }
     return marks

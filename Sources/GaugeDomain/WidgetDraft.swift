@@ -29,7 +29,7 @@ extension Violations {
   /// The validated name and content, or nil after recording every violation.
   mutating func resolve(_ draft: WidgetDraft) -> (name: String, content: Content)? {
     let before = all.count
-    limitLength(draft.name, to: Limit.name, at: "name")
+    checkText(draft.name, maxLength: Limit.name, at: "name")
     let content = resolveContent(draft.content, at: "content")
     guard all.count == before, let content else { return nil }
     return (draft.name ?? "", content)

@@ -49,6 +49,22 @@ import Testing
       ])
   }
 
+  @Test func freeTextRefusesNUL() {
+    // Nothing downstream keeps a NUL (protobuf-c's strings end there), so a
+    // stored "a\0b" would come back as "a": refused, never cut short.
+    #expect(
+      contentViolations(
+        content {
+          $0.label = "a\u{0}b"
+          $0.unit = "\u{0}"
+          $0.template = .gauge(GaugePatch(value: 3, minValue: 0, maxValue: 5, minLabel: "lo\u{0}"))
+        }) == [
+          violation("content.gauge.min_label", "must not contain NUL (U+0000)"),
+          violation("content.label", "must not contain NUL (U+0000)"),
+          violation("content.unit", "must not contain NUL (U+0000)"),
+        ])
+  }
+
   @Test func labelAndSubtitleAreLimitedTo256Characters() throws {
     _ = try Content(
       validating: content {
