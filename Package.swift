@@ -147,7 +147,7 @@ let package = Package(
       name: "GaugeFuzz",
       dependencies: [
         "GRPCClient", "GRPCTransport", "GRPCTransportTesting", "GaugeService",
-        "GRPCStandardServices", "GaugeDomain", "GaugeWire",
+        "GRPCStandardServices", "GaugeDomain", "GaugeWire", "GaugeStore",
       ],
       swiftSettings: strict
     ),

@@ -4,11 +4,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   case calls
   /// Raw bytes after the HTTP/2 preface.
   case frames
+  /// Writes to the SQLite store and to memory, with restarts in between.
+  case store
 
   public func run(_ data: [UInt8]) throws(FuzzFinding) {
     switch self {
     case .calls: try CallsHarness.run(data)
     case .frames: try FramesHarness.run(data)
+    case .store: try StoreHarness.run(data)
     }
   }
 }

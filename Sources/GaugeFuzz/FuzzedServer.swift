@@ -34,7 +34,8 @@ struct FuzzedServer {
   }
 
   /// Limits chosen by the input's first byte: tight ones reach the paths
-  /// that refuse, queue and coalesce.
+  /// that refuse, queue and coalesce, short clocks those that ping, idle
+  /// out and give up on a peer that does not read.
   static func configuration(from flags: UInt8) -> ServerConfiguration {
     var configuration = ServerConfiguration()
     if flags & 0x01 != 0 { configuration.compressResponses = true }
@@ -43,6 +44,14 @@ struct FuzzedServer {
     if flags & 0x08 != 0 { configuration.maxHeaderListBytes = 256 }
     if flags & 0x10 != 0 { configuration.maxStreamBufferBytes = 2_048 }
     if flags & 0x20 != 0 { configuration.maxCallsInFlight = 2 }
+    if flags & 0x40 != 0 {
+      configuration.keepalive.interval = .milliseconds(200)
+      configuration.keepalive.timeout = .milliseconds(100)
+    }
+    if flags & 0x80 != 0 {
+      configuration.idleTimeout = .milliseconds(500)
+      configuration.writeStallTimeout = .milliseconds(300)
+    }
     return configuration
   }
 }

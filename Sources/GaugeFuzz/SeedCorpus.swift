@@ -25,10 +25,25 @@ public enum SeedCorpus {
         seeds.append((name, [program.bytes[0], 255] + frames))
       }
       return seeds
+    case .store:
+      return [("strict", [0x00] + storeWrites), ("relaxed", [0x01] + storeWrites)]
     }
   }
 
-  public static var callProgramCount: Int { callPrograms.count }
+  /// Byte by byte as `WriteGenerator` reads them (a number byte under 128
+  /// is that byte minus 28).
+  static let storeWrites: [UInt8] = [
+    0, 0, 2, 1, 78, 28, 127, 0, 2, 3, 5,  // put "a": a gauge, 50 in [0, 99]
+    0, 1, 0, 2, 129, 0, 0, 0,  // put "b": progress 0.5
+    5, 3, 0, 88, 1, 30, 0, 127,  // values: a 60, b 2 (refused), a 99
+    7,  // restart
+    2, 1, 2, 0, 0, 0, 2, 0, 0,  // update "a": clear the subtitle, label "CPU"
+    3, 0, 0, 150,  // gauge value 1e308 for "a": refused
+    4, 1, 28,  // "b" to 0
+    6, 0,  // delete "a"
+    7,  // restart
+    0, 0, 0, 3, 80, 0, 0, 0,  // put "a" again: a plain value
+  ]
 
   static var callPrograms: [(name: String, program: CallProgram)] {
     [

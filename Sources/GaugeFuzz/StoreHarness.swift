@@ -1,0 +1,137 @@
+import GaugeDomain
+import GaugeStore
+import Glibc
+
+/// Runs an input as a sequence of writes (puts, merges, value batches,
+/// deletes) against the SQLite-backed store and, side by side, against a
+/// store that only lives in memory; some steps close the SQLite store and
+/// open it again, as a restart would. The two must agree on every answer,
+/// and what the file gives back after each restart must be exactly what
+/// the memory store holds: no write lost, none half-applied, none invented.
+public enum StoreHarness {
+  /// Unix microseconds for both stores, so that timestamps agree.
+  static let now: Int64 = 1_764_000_000_000_000
+
+  public static func run(_ data: [UInt8]) throws(FuzzFinding) {
+    var input = FuzzInput(data)
+    let flags = input.byte() ?? 0
+    let options = StoreOptions(
+      durability: flags & 0x01 == 0 ? .strict : .relaxed, flushIntervalMs: 1,
+      clock: { now })
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+
+    var disk = try DiskStore(directory: directory.path, options: options)
+    let memory = InMemoryWidgetStore(
+      table: disk.persistence.loadedTable, clock: { now / 1000 }, persistence: nil)
+    let generator = WriteGenerator()
+    var step = 0
+    while let operation = input.byte() {
+      step += 1
+      if operation % 8 == 7 {
+        try disk.reopen()
+        try compare(disk.store, memory, after: "restart at step \(step)")
+        continue
+      }
+      let write = generator.write(operation, &input)
+      let onDisk = write.apply(to: disk.store)
+      let inMemory = write.apply(to: memory)
+      if onDisk != inMemory {
+        throw FuzzFinding(
+          "step \(step), \(write): the SQLite store answered \(onDisk), memory \(inMemory)")
+      }
+    }
+    try disk.reopen()
+    try compare(disk.store, memory, after: "the final restart")
+    try disk.close()
+  }
+
+  private static func compare(
+    _ disk: InMemoryWidgetStore, _ memory: InMemoryWidgetStore, after moment: String
+  ) throws(FuzzFinding) {
+    let (diskWidgets, diskRevision) = disk.snapshot()
+    let (memoryWidgets, memoryRevision) = memory.snapshot()
+    let sortedDisk = diskWidgets.sorted { $0.id < $1.id }
+    let sortedMemory = memoryWidgets.sorted { $0.id < $1.id }
+    guard sortedDisk == sortedMemory else {
+      let diskIDs = sortedDisk.map { "\($0.id)@\($0.revision)" }
+      let memoryIDs = sortedMemory.map { "\($0.id)@\($0.revision)" }
+      throw FuzzFinding(
+        "after \(moment) the file holds \(diskIDs), memory \(memoryIDs)"
+          + (diskIDs == memoryIDs ? " (same revisions, different content)" : ""))
+    }
+    guard diskRevision == memoryRevision else {
+      throw FuzzFinding(
+        "after \(moment) the file's revision counter is \(diskRevision), memory's \(memoryRevision)"
+      )
+    }
+  }
+}
+
+/// The SQLite persistence and the store in front of it, as gauged builds them.
+private struct DiskStore {
+  let directory: String
+  let options: StoreOptions
+  private(set) var persistence: SQLiteWidgetPersistence
+  private(set) var store: InMemoryWidgetStore
+
+  init(directory: String, options: StoreOptions) throws(FuzzFinding) {
+    self.directory = directory
+    self.options = options
+    (persistence, store) = try Self.open(directory, options)
+  }
+
+  private static func open(_ directory: String, _ options: StoreOptions) throws(FuzzFinding) -> (
+    SQLiteWidgetPersistence, InMemoryWidgetStore
+  ) {
+    let persistence: SQLiteWidgetPersistence
+    do {
+      persistence = try SQLiteWidgetPersistence(directory: directory, options: options)
+    } catch {
+      throw FuzzFinding("cannot open the store: \(error)")
+    }
+    let store = InMemoryWidgetStore(
+      table: persistence.loadedTable, clock: { StoreHarness.now / 1000 },
+      persistence: persistence)
+    return (persistence, store)
+  }
+
+  func close() throws(FuzzFinding) {
+    do {
+      try persistence.close()
+    } catch {
+      throw FuzzFinding("cannot close the store: \(error)")
+    }
+  }
+
+  mutating func reopen() throws(FuzzFinding) {
+    try close()
+    (persistence, store) = try Self.open(directory, options)
+  }
+}
+
+/// A folder of its own under /tmp, removed with what it holds.
+private struct TemporaryDirectory {
+  let path: String
+
+  init() throws(FuzzFinding) {
+    var template = Array("/tmp/gauge-fuzz-store.XXXXXX".utf8CString)
+    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+      throw FuzzFinding("cannot make a temporary directory")
+    }
+    path = String(cString: made)
+  }
+
+  func remove() {
+    if let folder = opendir(path) {
+      while let entry = readdir(folder) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) {
+          String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name != ".", name != ".." { unlink("\(path)/\(name)") }
+      }
+      closedir(folder)
+    }
+    rmdir(path)
+  }
+}
