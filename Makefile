@@ -44,11 +44,11 @@ E2E_REQUIREMENTS := Tests/e2e/requirements.txt
 SWIFT_BUILD := $(SWIFT) build --scratch-path $(BUILD_DIR)
 FORMAT_PATHS := Sources Tests Package.swift
 
-.PHONY: help deps venv build release run protos check-protos format lint unit e2e sanitize fuzz test bench profile clean-venv
+.PHONY: help deps venv build release run protos check-protos format lint unit e2e sanitize fuzz fuzz-check test bench profile clean-venv
 
 help:
 	@echo "make run           deps + release build, then start gauged on $(LISTEN) (ARGS=... for more flags)"
-	@echo "make test          deps + venv + check-protos + lint + build + unit + e2e + sanitize (what CI runs)"
+	@echo "make test          deps + venv + check-protos + lint + build + unit + e2e + sanitize + fuzz-check (what CI runs)"
 	@echo "make deps          install missing Debian packages"
 	@echo "make venv          Python virtualenv for the e2e tests ($(VENV))"
 	@echo "make build|release debug | release swift build (BUILD_DIR=$(BUILD_DIR))"
@@ -58,6 +58,7 @@ help:
 	@echo "make unit|e2e      swift test | pytest Tests/e2e against $(BUILD_DIR)/debug/gauged"
 	@echo "make sanitize      unit and e2e tests again under AddressSanitizer, leaks checked ($(SANITIZE_DIR))"
 	@echo "make fuzz          libFuzzer on each harness for FUZZ_SECONDS (default 60), under AddressSanitizer"
+	@echo "make fuzz-check    the fuzzer build, each corpus input once (no fuzzing)"
 	@echo "make bench         release build, every benchmark scenario, bench/results.md (QUICK=1: ~1 min)"
 	@echo "make profile       one scenario (SCENARIO=unary|publish|fanout|connections|store) under perf"
 
@@ -106,8 +107,12 @@ sanitize: venv
 fuzz:
 	SWIFT="$(SWIFT)" scripts/fuzz "$(FUZZ_DIR)" "$(FUZZ_SECONDS)"
 
+# The fuzzer build, each corpus input run once: no fuzzing, so no chance.
+fuzz-check:
+	SWIFT="$(SWIFT)" scripts/fuzz "$(FUZZ_DIR)" 0
+
 # Order matters; .NOTPARALLEL keeps it even under -j.
-test: deps venv check-protos lint build unit e2e sanitize
+test: deps venv check-protos lint build unit e2e sanitize fuzz-check
 
 bench: deps
 	$(PYTHON) scripts/bench --build-dir $(BUILD_DIR) $(if $(QUICK),--quick) $(BENCH_ARGS)

@@ -26,7 +26,12 @@ public enum SeedCorpus {
       }
       return seeds
     case .store:
-      return [("strict", [0x00] + storeWrites), ("relaxed", [0x01] + storeWrites)]
+      // 0x87: a crash instead of a clean restart (strict mode only).
+      let crashing = storeWrites.map { $0 == 7 ? 0x87 : $0 }
+      return [
+        ("strict", [0x00] + storeWrites), ("relaxed", [0x01] + storeWrites),
+        ("strict-crash", [0x00] + crashing),
+      ]
     }
   }
 
@@ -36,6 +41,7 @@ public enum SeedCorpus {
     0, 0, 2, 1, 78, 28, 127, 0, 2, 3, 5,  // put "a": a gauge, 50 in [0, 99]
     0, 1, 0, 2, 129, 0, 0, 0,  // put "b": progress 0.5
     5, 3, 0, 88, 1, 30, 0, 127,  // values: a 60, b 2 (refused), a 99
+    4, 1, 28, 4, 1, 29, 4, 0, 30,  // single values: b 0, b 1, a 2
     7,  // restart
     2, 1, 2, 0, 0, 0, 2, 0, 0,  // update "a": clear the subtitle, label "CPU"
     3, 0, 0, 150,  // gauge value 1e308 for "a": refused

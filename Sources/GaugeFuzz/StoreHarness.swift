@@ -1,6 +1,7 @@
 import GaugeDomain
 import GaugeStore
 import Glibc
+import Synchronization
 
 /// Runs an input as a sequence of writes (puts, merges, value batches,
 /// deletes) against the SQLite-backed store and, side by side, against a
@@ -8,6 +9,8 @@ import Glibc
 /// open it again, as a restart would. The two must agree on every answer,
 /// and what the file gives back after each restart must be exactly what
 /// the memory store holds: no write lost, none half-applied, none invented.
+/// In strict mode some restarts are crashes instead: the store reopens a
+/// copy of its files taken right after the last write was acknowledged.
 public enum StoreHarness {
   /// Unix microseconds for both stores, so that timestamps agree.
   static let now: Int64 = 1_764_000_000_000_000
@@ -18,19 +21,43 @@ public enum StoreHarness {
     let options = StoreOptions(
       durability: flags & 0x01 == 0 ? .strict : .relaxed, flushIntervalMs: 1,
       clock: { now })
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-
-    var disk = try DiskStore(directory: directory.path, options: options)
-    let memory = InMemoryWidgetStore(
+    let first = try TemporaryDirectory()
+    var disk: DiskStore
+    do {
+      disk = try DiskStore(directory: first.path, options: options)
+    } catch {
+      first.remove()
+      throw error
+    }
+    // After a crash the store lives in a copy: whichever folder it ends in
+    // goes, and a store left open by a finding is closed first.
+    defer {
+      try? disk.close()
+      TemporaryDirectory(existing: disk.directory).remove()
+    }
+    var memory = InMemoryWidgetStore(
       table: disk.persistence.loadedTable, clock: { now / 1000 }, persistence: nil)
     let generator = WriteGenerator()
     var step = 0
     while let operation = input.byte() {
       step += 1
       if operation % 8 == 7 {
-        try disk.reopen()
-        try compare(disk.store, memory, after: "restart at step \(step)")
+        if operation & 0x80 != 0, options.durability == .strict {
+          // A crash right after the last acknowledgement: the store starts
+          // from a copy of its files taken then, which must hold every
+          // acknowledged write; its counter jumps to the clock, as after
+          // any unclean stop.
+          try disk.crashAndRecover()
+          let (widgets, lastRevision) = memory.snapshot()
+          let restart = max(lastRevision, UInt64(now))
+          memory = InMemoryWidgetStore(
+            table: WidgetTable(widgets: widgets, lastRevision: restart, horizon: restart),
+            clock: { now / 1000 }, persistence: nil)
+          try compare(disk.store, memory, after: "a crash at step \(step)")
+        } else {
+          try disk.reopen()
+          try compare(disk.store, memory, after: "a restart at step \(step)")
+        }
         continue
       }
       let write = generator.write(operation, &input)
@@ -43,7 +70,6 @@ public enum StoreHarness {
     }
     try disk.reopen()
     try compare(disk.store, memory, after: "the final restart")
-    try disk.close()
   }
 
   private static func compare(
@@ -70,7 +96,7 @@ public enum StoreHarness {
 
 /// The SQLite persistence and the store in front of it, as gauged builds them.
 private struct DiskStore {
-  let directory: String
+  private(set) var directory: String
   let options: StoreOptions
   private(set) var persistence: SQLiteWidgetPersistence
   private(set) var store: InMemoryWidgetStore
@@ -108,6 +134,44 @@ private struct DiskStore {
     try close()
     (persistence, store) = try Self.open(directory, options)
   }
+
+  /// Waits for every write so far to be acknowledged, copies the files as
+  /// they are then (the lock and SQLite's shared-memory index excepted, as
+  /// a crash would lose them), closes this store and opens the copy.
+  mutating func crashAndRecover() throws(FuzzFinding) {
+    let acknowledged = Acknowledgement()
+    persistence.whenDurable { acknowledged.settle($0) }
+    if case .failure(let error) = acknowledged.wait() {
+      throw FuzzFinding("a write was not made durable: \(error)")
+    }
+    let copy = try TemporaryDirectory()
+    for name in TemporaryDirectory.names(in: directory)
+    where name != "gauged.lock" && !name.hasSuffix("-shm") {
+      guard let bytes = CorpusFiles.read("\(directory)/\(name)"),
+        CorpusFiles.write(bytes, to: "\(copy.path)/\(name)")
+      else { throw FuzzFinding("cannot copy \(name) of the store") }
+    }
+    try close()
+    TemporaryDirectory(existing: directory).remove()
+    directory = copy.path
+    (persistence, store) = try Self.open(directory, options)
+  }
+}
+
+/// The answer `whenDurable` gives on the writer's thread, waited for here.
+private final class Acknowledgement: Sendable {
+  private let answer = Mutex<Result<Void, WidgetError>?>(nil)
+
+  func settle(_ result: Result<Void, WidgetError>) {
+    answer.withLock { $0 = result }
+  }
+
+  func wait() -> Result<Void, WidgetError> {
+    while true {
+      if let result = answer.withLock({ $0 }) { return result }
+      usleep(100)
+    }
+  }
 }
 
 /// A folder of its own under /tmp, removed with what it holds.
@@ -122,16 +186,25 @@ private struct TemporaryDirectory {
     path = String(cString: made)
   }
 
-  func remove() {
-    if let folder = opendir(path) {
-      while let entry = readdir(folder) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) {
-          String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        if name != ".", name != ".." { unlink("\(path)/\(name)") }
+  init(existing path: String) {
+    self.path = path
+  }
+
+  static func names(in path: String) -> [String] {
+    guard let folder = opendir(path) else { return [] }
+    defer { closedir(folder) }
+    var names: [String] = []
+    while let entry = readdir(folder) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
       }
-      closedir(folder)
+      if name != ".", name != ".." { names.append(name) }
     }
+    return names
+  }
+
+  func remove() {
+    for name in Self.names(in: path) { unlink("\(path)/\(name)") }
     rmdir(path)
   }
 }
