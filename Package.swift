@@ -147,7 +147,7 @@ let package = Package(
       name: "GaugeFuzz",
       dependencies: [
         "GRPCClient", "GRPCTransport", "GRPCTransportTesting", "GaugeService",
-        "GRPCStandardServices", "GaugeDomain", "GaugeWire", "GaugeStore",
+        "GRPCStandardServices", "GaugeDomain", "GaugeWire", "GaugeStore", "GaugeCtlKit",
       ],
       swiftSettings: strict
     ),

@@ -6,12 +6,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   case frames
   /// Writes to the SQLite store and to memory, with restarts in between.
   case store
+  /// Documents for gaugectl's JSON reader and writers.
+  case json
 
   public func run(_ data: [UInt8]) throws(FuzzFinding) {
     switch self {
     case .calls: try CallsHarness.run(data)
     case .frames: try FramesHarness.run(data)
     case .store: try StoreHarness.run(data)
+    case .json: try JSONHarness.run(data)
     }
   }
 }

@@ -32,8 +32,18 @@ public enum SeedCorpus {
         ("strict", [0x00] + storeWrites), ("relaxed", [0x01] + storeWrites),
         ("strict-crash", [0x00] + crashing),
       ]
+    case .json:
+      return jsonDocuments.enumerated().map { ("document-\($0.offset)", Array($0.element.utf8)) }
     }
   }
+
+  static let jsonDocuments = [
+    #"{"id": "cpu", "name": "CPU load", "content": {"gauge": {"value": 42.5, "min_value": 0, "#
+      + #""max_value": 100, "marks": [{"value": 80, "label": "hot"}]}, "label": "all cores", "#
+      + #""accent_color": "orange", "trend": "TREND_UP"}}"#,
+    #"[1, -0, 1e-7, 12345678901234567890, "\u00e9\ud83d\ude00\n\t\"", true, false, null, {}]"#,
+    #"{"id": "a", "value": 3}"#,
+  ]
 
   /// Byte by byte as `WriteGenerator` reads them (a number byte under 128
   /// is that byte minus 28).
