@@ -17,6 +17,8 @@ import GRPCTransportTesting
 /// - a call fails with no message saying why;
 /// - a response does not decode as its type, or a subscriber sees a widget
 ///   go back to an older revision;
+/// - a subscriber still live at the end, in sync, does not hold what the
+///   store holds for its filter;
 /// - the store holds a widget that validation would refuse.
 public enum CallsHarness {
   public static func run(_ data: [UInt8]) throws(FuzzFinding) {
@@ -47,7 +49,7 @@ public enum CallsHarness {
       case 2, 3:
         guard let call = pick(calls, &input) else { break }
         let length = Int(input.uint16() ?? 0) % 4_097
-        call.call?.send(input.bytes(upTo: length))
+        call.send(input.bytes(upTo: length))
       case 4:
         pick(calls, &input)?.call?.closeSend()
       case 5:
@@ -58,7 +60,7 @@ public enum CallsHarness {
         // run that reaches this slow for no new path.)
         guard let call = pick(calls, &input), let size = input.byte(), let fill = input.byte()
         else { break }
-        call.call?.send([UInt8](repeating: fill, count: Int(size) * 4_096))
+        call.send([UInt8](repeating: fill, count: Int(size) * 4_096))
       case 7:
         pair.scheduler.advance(by: .milliseconds(Int(input.byte() ?? 0) * 40))
       case 8:
@@ -87,6 +89,15 @@ public enum CallsHarness {
   {
     pair.readLimit = 0
     try pair.pump()
+    // Long enough for a throttled subscriber's held-back change to go out
+    // (min_interval_ms up to a second), in steps, as loop turns would.
+    for _ in 0..<11 {
+      pair.scheduler.advance(by: .milliseconds(100))
+      try pair.pump()
+    }
+    if pair.isConnected {
+      for call in calls { try SubscriptionCheck.verify(call, store: pair.server.store) }
+    }
     for call in calls where call.isOpenEnded { call.call?.cancel() }
     for call in calls { call.call?.closeSend() }
     try pair.pump()

@@ -8,6 +8,8 @@ final class RecordedCall: ClientCallHandler {
   /// Subscribe and Watch: they end only when the client cancels them.
   let isOpenEnded: Bool
   var call: ClientCall?
+  /// The first message the client sent: a Subscribe's filter.
+  private(set) var firstRequest: [UInt8]?
   private(set) var status: GRPCStatus?
   private(set) var messages: [[UInt8]] = []
   private(set) var breaches: [String] = []
@@ -18,6 +20,11 @@ final class RecordedCall: ClientCallHandler {
   }
 
   var isFinished: Bool { status != nil }
+
+  func send(_ message: [UInt8]) {
+    if firstRequest == nil { firstRequest = message }
+    call?.send(message)
+  }
 
   func received(message: [UInt8]) {
     if status != nil { breaches.append("\(path): a message after the call finished") }

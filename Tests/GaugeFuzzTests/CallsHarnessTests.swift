@@ -67,6 +67,23 @@ import Testing
     #expect(throws: FuzzFinding.self) { try StoreCheck.verify(store) }
   }
 
+  @Test func aLiveSubscriberBehindTheStoreIsAFinding() throws {
+    let gauge = Content(template: .gauge(Gauge(value: 5, minValue: 0, maxValue: 10)))
+    let stored = Widget(
+      id: "w", name: "", content: gauge, revision: 6, createdAtMs: 0, updatedAtMs: 0)
+    let store = InMemoryWidgetStore(widgets: [stored], lastRevision: 6)
+    let subscriber = RecordedCall(path: "/gauge.v1.WidgetService/Subscribe")
+    subscriber.send(WidgetWire.encodeSubscribeRequest(SubscribeQuery(ids: ["w"])))
+    var older = stored
+    older.revision = 5
+    subscriber.received(message: WidgetWire.encodeWidgetEvent(.upsert(older)))
+    subscriber.received(message: WidgetWire.encodeWidgetEvent(.synced(revision: 5)))
+    #expect(throws: FuzzFinding.self) { try SubscriptionCheck.verify(subscriber, store: store) }
+
+    subscriber.received(message: WidgetWire.encodeWidgetEvent(.upsert(stored)))
+    try SubscriptionCheck.verify(subscriber, store: store)
+  }
+
   @Test func aCallFinishedTwiceIsABreach() {
     let call = RecordedCall(path: "/gauge.v1.WidgetService/GetWidget")
     call.finished(status: .ok, trailers: Metadata())
