@@ -1,3 +1,5 @@
+import GRPCTransport
+
 /// Limits and identity of a client connection.
 public struct ClientConfiguration: Sendable {
   /// Largest response message accepted, checked on the announced length.
@@ -9,6 +11,10 @@ public struct ClientConfiguration: Sendable {
   /// Sum over response headers (or trailers) of name + value + 32.
   public var maxHeaderListBytes = 64 << 10
   public var userAgent = "gauge-grpc-client/0.1"
+  /// With gzip, request messages go compressed (`grpc-encoding`) and the
+  /// server may compress responses (`grpc-accept-encoding`); identity
+  /// sends neither header.
+  public var compression = CompressionAlgorithm.identity
 
   public init() {}
 }

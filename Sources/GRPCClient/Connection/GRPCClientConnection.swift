@@ -21,6 +21,9 @@ public final class GRPCClientConnection {
   private let outputReady: () -> Void
   /// What calls and timers hold (see `BackReference`).
   private let back = BackReference<GRPCClientConnection>()
+  /// zlib streams, made on first use: only with `compression` gzip.
+  private lazy var deflater = GzipDeflater()
+  private lazy var inflater = GzipInflater()
 
   /// `authority` is the `:authority` of every request, normally the
   /// server's `host:port`.
@@ -98,6 +101,11 @@ public final class GRPCClientConnection {
       HeaderField("user-agent", configuration.userAgent),
     ]
     if let timeout { headers.append(HeaderField("grpc-timeout", GRPCTimeout.encode(timeout))) }
+    if configuration.compression != .identity {
+      let name = configuration.compression.rawValue
+      headers.append(HeaderField("grpc-encoding", name))
+      headers.append(HeaderField("grpc-accept-encoding", name))
+    }
     for (key, value) in metadata where !Metadata.isReserved(key) {
       switch value {
       case .text(let text): headers.append(HeaderField(key, text))
@@ -175,7 +183,13 @@ public final class GRPCClientConnection {
 
   func send(_ message: [UInt8], on call: ClientCall) {
     guard let stream = streams[call.streamID], !stream.sendClosed else { return }
-    MessageFramer.append(message, to: &stream.outbound)
+    // Each message says whether it is compressed: one zlib could not
+    // compress goes as it is.
+    if configuration.compression == .gzip, let compressed = deflater.deflate(message) {
+      MessageFramer.append(compressed, compressed: true, to: &stream.outbound)
+    } else {
+      MessageFramer.append(message, to: &stream.outbound)
+    }
     wake(stream)
   }
 
@@ -301,10 +315,37 @@ extension GRPCClientConnection: HTTP2SessionDelegate {
         stream.handler?.received(messageBytes: bytes)
       case .assembled(let message) where !message.compressed:
         stream.handler?.received(message: message.bytes)
-      case .inChunk(compressed: true, _), .assembled:
-        fail(stream, GRPCStatus(.internal, "compressed response message, none was negotiated"))
-        return
+      case .inChunk(compressed: true, let bytes):
+        guard deliverCompressed(Array(bytes), on: stream) else { return }
+      case .assembled(let message):
+        guard deliverCompressed(message.bytes, on: stream) else { return }
       }
+    }
+  }
+
+  /// A compressed response message, inflated when the response's
+  /// `grpc-encoding` is the one we accept; otherwise, or when it does not
+  /// inflate within the message limit, the call fails. False then.
+  private func deliverCompressed(_ bytes: [UInt8], on stream: ClientStream) -> Bool {
+    guard configuration.compression == .gzip, stream.headers.value("grpc-encoding") == "gzip"
+    else {
+      fail(stream, GRPCStatus(.internal, "compressed response message, none was negotiated"))
+      return false
+    }
+    switch inflater.inflate(bytes, limit: configuration.maxReceiveMessageBytes) {
+    case .success(let message):
+      stream.handler?.received(message: message)
+      return true
+    case .failure(.tooLarge):
+      fail(
+        stream,
+        GRPCStatus(
+          .resourceExhausted,
+          "a response message inflates past \(configuration.maxReceiveMessageBytes) bytes"))
+      return false
+    case .failure(.corrupt(let reason)):
+      fail(stream, GRPCStatus(.internal, "could not decompress a response message: \(reason)"))
+      return false
     }
   }
 

@@ -2,12 +2,12 @@ import CZlib
 
 /// Compresses response messages with gzip. Owns one zlib deflate stream,
 /// reset between messages. Used on one loop.
-final class GzipDeflater {
+package final class GzipDeflater {
   private let stream: UnsafeMutablePointer<z_stream>
   private let scratch: UnsafeMutableBufferPointer<UInt8>
   private var ready: Bool
 
-  init() {
+  package init() {
     stream = .allocate(capacity: 1)
     stream.initialize(to: z_stream())
     scratch = .allocate(capacity: 32 << 10)
@@ -26,7 +26,7 @@ final class GzipDeflater {
 
   /// nil only when zlib cannot work (out of memory): send the message
   /// uncompressed instead.
-  func deflate(_ input: [UInt8]) -> [UInt8]? {
+  package func deflate(_ input: [UInt8]) -> [UInt8]? {
     guard ready, deflateReset(stream) == Z_OK else { return nil }
     var output: [UInt8] = []
     output.reserveCapacity(Int(deflateBound(stream, UInt(input.count))))

@@ -5,8 +5,8 @@ import CZlib
 /// output passes the limit, having allocated no more than that.
 ///
 /// Owns one zlib inflate stream, reset between messages. Used on one loop.
-final class GzipInflater {
-  enum Failure: Error, Equatable {
+package final class GzipInflater {
+  package enum Failure: Error, Equatable {
     /// The output would pass the limit.
     case tooLarge
     /// Not gzip, truncated, or followed by stray bytes.
@@ -17,7 +17,7 @@ final class GzipInflater {
   private let scratch: UnsafeMutableBufferPointer<UInt8>
   private var ready: Bool
 
-  init() {
+  package init() {
     stream = .allocate(capacity: 1)
     stream.initialize(to: z_stream())
     scratch = .allocate(capacity: 32 << 10)
@@ -34,7 +34,7 @@ final class GzipInflater {
     scratch.deallocate()
   }
 
-  func inflate(_ input: [UInt8], limit: Int) -> Result<[UInt8], Failure> {
+  package func inflate(_ input: [UInt8], limit: Int) -> Result<[UInt8], Failure> {
     guard ready, inflateReset(stream) == Z_OK else {
       return .failure(.corrupt("zlib could not start an inflate stream"))
     }
