@@ -19,7 +19,8 @@ public struct CallProgram {
   }
 
   /// `serverFlags`: see `FuzzedServer.configuration(from:)`; `clientFlags`
-  /// bit 0 gives the client a 256-byte stream window.
+  /// bit 0 gives the client a 256-byte stream window, bit 1 has it
+  /// compress with gzip (and accept gzip responses).
   public init(serverFlags: UInt8 = 0, clientFlags: UInt8 = 0) {
     bytes = [serverFlags, clientFlags]
   }

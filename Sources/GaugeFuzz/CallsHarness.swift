@@ -6,7 +6,8 @@ import GRPCTransportTesting
 /// project's own client connection) against every service gauged serves,
 /// with the two connections wired together in memory. The fuzzer chooses
 /// the calls, their messages, the order of sends, half-closes and cancels,
-/// the passing of time and how fast the client reads.
+/// the passing of time, how fast the client reads and whether it
+/// compresses (gzip both ways, when the server's configuration does too).
 ///
 /// Beyond crashes, a run fails when:
 /// - the client cannot parse what the server sent;
@@ -36,7 +37,8 @@ public enum CallsHarness {
     let configuration = FuzzedServer.configuration(from: input.byte() ?? 0)
     let clientFlags = input.byte() ?? 0
     var pair = ConnectionPair(
-      configuration: configuration, clientWindow: clientFlags & 0x01 != 0 ? 256 : nil)
+      configuration: configuration, clientWindow: clientFlags & 0x01 != 0 ? 256 : nil,
+      clientCompresses: clientFlags & 0x02 != 0)
     if clientBytes != nil { pair.clientTranscript = [] }
     var calls: [RecordedCall] = []
 

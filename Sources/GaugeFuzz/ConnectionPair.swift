@@ -22,13 +22,14 @@ struct ConnectionPair {
   /// never end on a real loop either.
   private static let turnsBeforeQuiet = 50_000
 
-  init(configuration: ServerConfiguration, clientWindow: UInt32?) {
+  init(configuration: ServerConfiguration, clientWindow: UInt32?, clientCompresses: Bool) {
     server = FuzzedServer()
     serverConnection = GRPCServerConnection(
       router: server.router, configuration: configuration, scheduler: scheduler,
       outputReady: {})
     var clientConfiguration = ClientConfiguration()
     if let clientWindow { clientConfiguration.initialWindowSize = clientWindow }
+    if clientCompresses { clientConfiguration.compression = .gzip }
     clientConnection = GRPCClientConnection(
       authority: "fuzz", configuration: clientConfiguration, scheduler: scheduler,
       outputReady: {})

@@ -69,6 +69,7 @@ public enum SeedCorpus {
       ("slow-subscriber", slowSubscriber()),
       ("standard-services", standardServices()),
       ("limits-and-shutdown", limitsAndShutdown()),
+      ("compressed", compressed()),
     ]
   }
 
@@ -240,6 +241,27 @@ public enum SeedCorpus {
     }
     program.pump()
     program.serverLifecycle(1)
+    program.pump()
+    return program
+  }
+
+  /// gzip both ways: the server compresses responses (flag 0x01) and the
+  /// client its requests.
+  static func compressed() -> CallProgram {
+    var program = CallProgram(serverFlags: 0x01, clientFlags: 0x02)
+    let put = program.start(service + "PutWidget")
+    program.send(
+      WidgetWire.encodePutWidgetRequest(WidgetPut(id: "cpu", content: gaugeContent)), on: put)
+    program.closeSend(put)
+    let subscribe = program.start(service + "Subscribe")
+    program.send(WidgetWire.encodeSubscribeRequest(SubscribeQuery(ids: ["cpu"])), on: subscribe)
+    program.closeSend(subscribe)
+    let publish = program.start(service + "PublishValues")
+    program.send(WidgetWire.encodeValueUpdate(id: "cpu", value: 12), on: publish)
+    program.closeSend(publish)
+    let list = program.start(service + "ListWidgets")
+    program.send(WidgetWire.encodeListWidgetsRequest(ListQuery()), on: list)
+    program.closeSend(list)
     program.pump()
     return program
   }

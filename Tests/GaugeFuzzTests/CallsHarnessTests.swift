@@ -59,6 +59,14 @@ import Testing
     #expect(calls[0].status?.message.contains("content.gauge.value") == true)
   }
 
+  @Test func compressedCallsAnswerAsUncompressedOnes() throws {
+    let calls = try run(SeedCorpus.compressed())
+    #expect(codes(calls) == ["PutWidget 0", "Subscribe 1", "PublishValues 0", "ListWidgets 0"])
+    // Snapshot, sync marker, then the published value, all inflated.
+    #expect(calls[1].messages.count == 3)
+    #expect(calls[3].messages.count == 1)
+  }
+
   @Test func aStoredGaugeOutsideItsBoundsIsAFinding() {
     let content = Content(template: .gauge(Gauge(value: 150, minValue: 0, maxValue: 100)))
     let store = InMemoryWidgetStore(widgets: [
