@@ -145,7 +145,7 @@ private struct DiskStore {
       throw FuzzFinding("a write was not made durable: \(error)")
     }
     let copy = try TemporaryDirectory()
-    for name in TemporaryDirectory.names(in: directory)
+    for name in CorpusFiles.names(in: directory) ?? []
     where name != "gauged.lock" && !name.hasSuffix("-shm") {
       guard let bytes = CorpusFiles.read("\(directory)/\(name)"),
         CorpusFiles.write(bytes, to: "\(copy.path)/\(name)")
@@ -190,21 +190,8 @@ private struct TemporaryDirectory {
     self.path = path
   }
 
-  static func names(in path: String) -> [String] {
-    guard let folder = opendir(path) else { return [] }
-    defer { closedir(folder) }
-    var names: [String] = []
-    while let entry = readdir(folder) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) {
-        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name != ".", name != ".." { names.append(name) }
-    }
-    return names
-  }
-
   func remove() {
-    for name in Self.names(in: path) { unlink("\(path)/\(name)") }
+    for name in CorpusFiles.names(in: path) ?? [] { unlink("\(path)/\(name)") }
     rmdir(path)
   }
 }
