@@ -1,3 +1,4 @@
+import GRPCTransport
 import Testing
 
 @testable import GaugeCtlKit
@@ -71,6 +72,11 @@ import Testing
     #expect(given.serverText == "[::1]:7")
     #expect(given.timeout == .milliseconds(250) && given.timeoutGiven)
     #expect(given.metadata["authorization"] == .text("Bearer abc"))
+    #expect(!given.gzip && given.clientConfiguration.compression == .identity)
+
+    let gzipped = try GlobalOptions(
+      Arguments.parse(["--gzip"], accepting: specs), environment: [:])
+    #expect(gzipped.gzip && gzipped.clientConfiguration.compression == .gzip)
 
     #expect(throws: CLIError.self) {
       try GlobalOptions(Arguments(), environment: ["GAUGED_SERVER": "example.com:80"])

@@ -313,9 +313,11 @@ class RecordingServer:
     """A grpcio server with GetWidget (records request metadata) and a
     ListWidgets that answers too late."""
 
-    def __init__(self):
+    def __init__(self, compression=None):
         self.metadata: list[tuple[str, str]] = []
-        self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+        self.requested: list[str] = []
+        self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=4),
+                                  compression=compression)
         handlers = {
             "GetWidget": grpc.unary_unary_rpc_method_handler(
                 self._get, request_deserializer=spb.GetWidgetRequest.FromString,
@@ -331,6 +333,7 @@ class RecordingServer:
 
     def _get(self, request, context):
         self.metadata = list(context.invocation_metadata())
+        self.requested.append(request.id)
         return wpb.Widget(id=request.id, name="from grpcio", revision=3, content=wpb.Content(
             gauge=wpb.Gauge(value=1, min_value=0, max_value=2)))
 
@@ -355,6 +358,30 @@ def test_token_and_deadline_with_a_stock_grpc_server(gaugectl):
         assert lines[0].startswith(f"gaugectl: ls: gauged at {address} did not answer: ")
     finally:
         stock.server.stop(0)
+
+
+def test_gzip_both_ways_with_a_stock_grpc_server(gaugectl):
+    """--gzip: grpcio reads the compressed request, and its gzipped answer,
+    sent because gaugectl accepts gzip, reads back whole. Without the flag
+    the same server answers uncompressed."""
+    stock = RecordingServer(compression=grpc.Compression.Gzip)
+    try:
+        address = f"127.0.0.1:{stock.port}"
+        for flags in (["--gzip"], []):
+            out = ok(gaugectl(*flags, "get", "w-gz", address=address)).stdout
+            assert "name      from grpcio\n" in out
+        assert stock.requested == ["w-gz", "w-gz"]
+    finally:
+        stock.server.stop(0)
+
+
+def test_gzip_requests_to_gauged(gaugectl, stub, new_id):
+    wid = new_id()
+    ok(gaugectl("--gzip", "put", wid, "--gauge", "7", "--min", "0", "--max", "10"))
+    assert get(stub, wid).content.gauge.value == 7
+    ok(gaugectl("--gzip", "set", wid, "8"))
+    out = ok(gaugectl("--gzip", "--json", "get", wid)).stdout
+    assert json.loads(out)["content"]["gauge"]["value"] == 8
 
 
 # --------------------------------------------------------------------------- publish

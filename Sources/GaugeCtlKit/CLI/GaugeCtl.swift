@@ -29,6 +29,7 @@ public enum GaugeCtl {
         --timeout DURATION     per call and for connecting (default 10s); 500ms, 5s, 2m
         --token TOKEN          sent as "authorization: Bearer TOKEN"
         --json                 machine-readable output
+        --gzip                 compress requests, accept compressed responses
         -h, --help             help; "gaugectl COMMAND --help" for a command's
         --version
 

@@ -1,3 +1,4 @@
+import GRPCClient
 import GRPCTransport
 import GaugeIO
 
@@ -12,13 +13,15 @@ public struct GlobalOptions: Sendable {
   public var timeoutGiven: Bool
   public var token: String?
   public var json: Bool
+  /// Requests go gzipped and gzipped responses are accepted.
+  public var gzip: Bool
 
   public static let defaultServer = "127.0.0.1:50051"
   public static let defaultTimeout = Duration.seconds(10)
 
   public static let flags: [FlagSpec] = [
     FlagSpec("server"), FlagSpec("timeout"), FlagSpec("token"), .toggle("json"),
-    .toggle("help", short: "h"),
+    .toggle("gzip"), .toggle("help", short: "h"),
   ]
 
   /// `--server` wins over `GAUGED_SERVER`, which wins over the default.
@@ -51,6 +54,14 @@ public struct GlobalOptions: Sendable {
         "--token: a bearer token is printable ASCII without spaces, at least one character")
     }
     json = arguments.has("json")
+    gzip = arguments.has("gzip")
+  }
+
+  /// How every connection of this command is made.
+  public var clientConfiguration: ClientConfiguration {
+    var configuration = ClientConfiguration()
+    if gzip { configuration.compression = .gzip }
+    return configuration
   }
 
   /// Request metadata: the bearer token, when there is one.

@@ -92,7 +92,8 @@ final class WatchSession {
     let channel: GRPCChannel
     do {
       channel = try GRPCChannel.connect(
-        to: options.server, on: loop, connectTimeout: min(options.timeout, .seconds(5)))
+        to: options.server, on: loop, configuration: options.clientConfiguration,
+        connectTimeout: min(options.timeout, .seconds(5)))
     } catch {
       lost(reason: "\(error)")
       return

@@ -16,7 +16,9 @@ final class WidgetClient {
   init(_ options: GlobalOptions) throws(CLIError) {
     self.options = options
     do {
-      client = try BlockingGRPCClient(address: options.server, connectTimeout: options.timeout)
+      client = try BlockingGRPCClient(
+        address: options.server, configuration: options.clientConfiguration,
+        connectTimeout: options.timeout)
     } catch {
       throw Self.unreachable(options, error)
     }
