@@ -2,10 +2,11 @@
 /// tests that spell out a program instead of hand-counting bytes.
 public struct CallProgram {
   public private(set) var bytes: [UInt8]
-  private let paths = FuzzedServer().paths
+  /// The same for every program: read once.
+  private static let paths = FuzzedServer().paths
   private var callCount = 0
 
-  /// The operation numbers `CallsHarness.run` reads (modulo 12).
+  /// The operations `CallsHarness.run` reads, one byte each, modulo 12.
   enum Operation: UInt8 {
     case start = 0
     case send = 2
@@ -16,6 +17,17 @@ public struct CallProgram {
     case readLimit = 8
     case pump = 9
     case serverLifecycle = 10
+
+    /// Every byte is an operation: 1, 3 and 11 are second names for
+    /// start, send and pump, so that the common steps come up more often.
+    init(reading byte: UInt8) {
+      switch byte % 12 {
+      case 1: self = .start
+      case 3: self = .send
+      case 11: self = .pump
+      case let number: self = Operation(rawValue: number)!
+      }
+    }
   }
 
   /// `serverFlags`: see `FuzzedServer.configuration(from:)`; `clientFlags`
@@ -31,7 +43,7 @@ public struct CallProgram {
   public mutating func start(_ path: String, deadlineTicks: UInt8? = nil, metadata: String? = nil)
     -> Int
   {
-    let method = paths.firstIndex(of: path) ?? paths.count - 1
+    let method = Self.paths.firstIndex(of: path) ?? Self.paths.count - 1
     var options: UInt8 = 0
     if deadlineTicks != nil { options |= 0x01 }
     if metadata != nil { options |= 0x02 }
@@ -44,6 +56,17 @@ public struct CallProgram {
     }
     callCount += 1
     return callCount - 1
+  }
+
+  /// A whole call from the client's side: started, one message, half-closed.
+  @discardableResult
+  public mutating func call(_ path: String, sending message: [UInt8], deadlineTicks: UInt8? = nil)
+    -> Int
+  {
+    let call = start(path, deadlineTicks: deadlineTicks)
+    send(message, on: call)
+    closeSend(call)
+    return call
   }
 
   public mutating func send(_ message: [UInt8], on call: Int) {

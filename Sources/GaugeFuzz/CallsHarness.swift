@@ -43,36 +43,34 @@ public enum CallsHarness {
     var calls: [RecordedCall] = []
 
     while let operation = input.byte() {
-      switch operation % 12 {
-      case 0, 1:
+      switch CallProgram.Operation(reading: operation) {
+      case .start:
         guard let methodByte = input.byte(), let options = input.byte() else { break }
         let path = pair.server.paths[Int(methodByte) % pair.server.paths.count]
         calls.append(pair.start(path: path, options: options, input: &input))
-      case 2, 3:
+      case .send:
         guard let call = pick(calls, &input) else { break }
         let length = Int(input.uint16() ?? 0) % 4_097
         call.send(input.bytes(upTo: length))
-      case 4:
+      case .closeSend:
         pick(calls, &input)?.call?.closeSend()
-      case 5:
+      case .cancel:
         pick(calls, &input)?.call?.cancel()
-      case 6:
+      case .sendOversized:
         // Up to 1 MiB of one byte: past the tight message limit and the
         // stream windows. (Past the default 4 MiB limit would make every
         // run that reaches this slow for no new path.)
         guard let call = pick(calls, &input), let size = input.byte(), let fill = input.byte()
         else { break }
         call.send([UInt8](repeating: fill, count: Int(size) * 4_096))
-      case 7:
+      case .advanceClock:
         pair.scheduler.advance(by: .milliseconds(Int(input.byte() ?? 0) * 40))
-      case 8:
+      case .readLimit:
         pair.readLimit = Int(input.uint16() ?? 0)
-      case 9:
+      case .pump:
         try pair.pump()
-      case 10:
+      case .serverLifecycle:
         pair.serverLifecycle(input.byte() ?? 0)
-      default:
-        try pair.pump()
       }
     }
     try finish(calls, on: &pair)
@@ -103,9 +101,6 @@ public enum CallsHarness {
     for call in calls where call.isOpenEnded { call.call?.cancel() }
     for call in calls { call.call?.closeSend() }
     try pair.pump()
-    if pair.isConnected, pair.connectionStopped {
-      pair.closeBoth()
-    }
 
     for call in calls {
       if let breach = call.breaches.first { throw FuzzFinding(breach) }

@@ -100,15 +100,12 @@ struct ConnectionPair {
 
   /// What the socket glue does when the server stops or sees the socket
   /// close: both sides hear the connection is gone.
-  mutating func closeBoth() {
+  private mutating func closeBoth() {
     guard isConnected else { return }
     isConnected = false
     serverConnection.connectionLost()
     clientConnection.connectionLost()
   }
-
-  /// True when the server has finished with the connection.
-  var connectionStopped: Bool { !serverConnection.isAlive }
 
   /// What the server's own life does to a connection: idle trimming,
   /// a graceful stop and the end of its grace period.

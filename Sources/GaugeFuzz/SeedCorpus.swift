@@ -125,9 +125,7 @@ public enum SeedCorpus {
       ("GetWidget", WidgetWire.encodeGetWidgetRequest(id: "jobs")),
     ]
     for (method, message) in calls {
-      let call = program.start(service + method)
-      program.send(message, on: call)
-      program.closeSend(call)
+      program.call(service + method, sending: message)
       program.pump()
     }
     return program
@@ -135,15 +133,13 @@ public enum SeedCorpus {
 
   static func publishAndSubscribe() -> CallProgram {
     var program = CallProgram()
-    let put = program.start(service + "PutWidget")
-    program.send(
-      WidgetWire.encodePutWidgetRequest(WidgetPut(id: "cpu", content: gaugeContent)), on: put)
-    program.closeSend(put)
-    let subscribe = program.start(service + "Subscribe")
-    program.send(
-      WidgetWire.encodeSubscribeRequest(SubscribeQuery(ids: ["cpu"], includeSnapshot: true)),
-      on: subscribe)
-    program.closeSend(subscribe)
+    program.call(
+      service + "PutWidget",
+      sending: WidgetWire.encodePutWidgetRequest(WidgetPut(id: "cpu", content: gaugeContent)))
+    let subscribe = program.call(
+      service + "Subscribe",
+      sending: WidgetWire.encodeSubscribeRequest(
+        SubscribeQuery(ids: ["cpu"], includeSnapshot: true)))
     let resume = program.start(service + "Subscribe", metadata: "dashboard-7")
     program.send(
       WidgetWire.encodeSubscribeRequest(
@@ -184,9 +180,7 @@ public enum SeedCorpus {
       ("GetWidget", [0x0A, 0xFF, 0x01]),
     ]
     for (method, message) in invalid {
-      let call = program.start(service + method, deadlineTicks: 5)
-      program.send(message, on: call)
-      program.closeSend(call)
+      program.call(service + method, sending: message, deadlineTicks: 5)
     }
     let unknown = program.start("/no.Such/Service")
     program.closeSend(unknown)
@@ -197,15 +191,12 @@ public enum SeedCorpus {
 
   static func slowSubscriber() -> CallProgram {
     var program = CallProgram(clientFlags: 0x01)
-    let put = program.start(service + "PutWidget")
-    program.send(
-      WidgetWire.encodePutWidgetRequest(WidgetPut(id: "load", content: gaugeContent)), on: put)
-    program.closeSend(put)
-    let subscribe = program.start(service + "Subscribe")
-    program.send(
-      WidgetWire.encodeSubscribeRequest(SubscribeQuery(ids: ["load"], minIntervalMs: 100)),
-      on: subscribe)
-    program.closeSend(subscribe)
+    program.call(
+      service + "PutWidget",
+      sending: WidgetWire.encodePutWidgetRequest(WidgetPut(id: "load", content: gaugeContent)))
+    program.call(
+      service + "Subscribe",
+      sending: WidgetWire.encodeSubscribeRequest(SubscribeQuery(ids: ["load"], minIntervalMs: 100)))
     program.pump()
     program.readLimit(64)
     let publish = program.start(service + "PublishValues")
@@ -224,12 +215,9 @@ public enum SeedCorpus {
 
   static func standardServices() -> CallProgram {
     var program = CallProgram()
-    let check = program.start("/grpc.health.v1.Health/Check")
-    program.send(protobufString(field: 1, "gauge.v1.WidgetService"), on: check)
-    program.closeSend(check)
-    let watch = program.start("/grpc.health.v1.Health/Watch")
-    program.send(protobufString(field: 1, ""), on: watch)
-    program.closeSend(watch)
+    program.call(
+      "/grpc.health.v1.Health/Check", sending: protobufString(field: 1, "gauge.v1.WidgetService"))
+    program.call("/grpc.health.v1.Health/Watch", sending: protobufString(field: 1, ""))
     for version in ["v1", "v1alpha"] {
       let reflection = program.start(
         "/grpc.reflection.\(version).ServerReflection/ServerReflectionInfo")
@@ -249,19 +237,16 @@ public enum SeedCorpus {
   /// client its requests.
   static func compressed() -> CallProgram {
     var program = CallProgram(serverFlags: 0x01, clientFlags: 0x02)
-    let put = program.start(service + "PutWidget")
-    program.send(
-      WidgetWire.encodePutWidgetRequest(WidgetPut(id: "cpu", content: gaugeContent)), on: put)
-    program.closeSend(put)
-    let subscribe = program.start(service + "Subscribe")
-    program.send(WidgetWire.encodeSubscribeRequest(SubscribeQuery(ids: ["cpu"])), on: subscribe)
-    program.closeSend(subscribe)
-    let publish = program.start(service + "PublishValues")
-    program.send(WidgetWire.encodeValueUpdate(id: "cpu", value: 12), on: publish)
-    program.closeSend(publish)
-    let list = program.start(service + "ListWidgets")
-    program.send(WidgetWire.encodeListWidgetsRequest(ListQuery()), on: list)
-    program.closeSend(list)
+    program.call(
+      service + "PutWidget",
+      sending: WidgetWire.encodePutWidgetRequest(WidgetPut(id: "cpu", content: gaugeContent)))
+    program.call(
+      service + "Subscribe",
+      sending: WidgetWire.encodeSubscribeRequest(SubscribeQuery(ids: ["cpu"])))
+    program.call(
+      service + "PublishValues", sending: WidgetWire.encodeValueUpdate(id: "cpu", value: 12))
+    program.call(
+      service + "ListWidgets", sending: WidgetWire.encodeListWidgetsRequest(ListQuery()))
     program.pump()
     return program
   }
@@ -270,9 +255,8 @@ public enum SeedCorpus {
     var program = CallProgram(serverFlags: 0x02 | 0x04 | 0x20)
     let put = program.start(service + "PutWidget")
     program.sendOversized(units: 1, on: put)
-    let subscribe = program.start(service + "Subscribe")
-    program.send(WidgetWire.encodeSubscribeRequest(SubscribeQuery()), on: subscribe)
-    program.closeSend(subscribe)
+    program.call(
+      service + "Subscribe", sending: WidgetWire.encodeSubscribeRequest(SubscribeQuery()))
     let publish = program.start(service + "PublishValues")
     program.send(WidgetWire.encodeValueUpdate(id: "a", value: 1), on: publish)
     program.pump()
