@@ -26,11 +26,14 @@ public enum SeedCorpus {
       }
       return seeds
     case .store:
-      // 0x87: a crash instead of a clean restart (strict mode only).
+      // 0x87: a crash instead of a clean restart; 0xC7: a crash once the
+      // writer had time to commit (relaxed mode).
       let crashing = storeWrites.map { $0 == 7 ? 0x87 : $0 }
+      let settledCrashing = storeWrites.map { $0 == 7 ? 0xC7 : $0 }
       return [
         ("strict", [0x00] + storeWrites), ("relaxed", [0x01] + storeWrites),
-        ("strict-crash", [0x00] + crashing),
+        ("strict-crash", [0x00] + crashing), ("relaxed-crash", [0x01] + crashing),
+        ("relaxed-crash-settled", [0x01] + settledCrashing),
       ]
     case .json:
       return jsonDocuments.enumerated().map { ("document-\($0.offset)", Array($0.element.utf8)) }

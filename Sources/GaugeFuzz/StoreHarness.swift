@@ -9,8 +9,11 @@ import Synchronization
 /// open it again, as a restart would. The two must agree on every answer,
 /// and what the file gives back after each restart must be exactly what
 /// the memory store holds: no write lost, none half-applied, none invented.
-/// In strict mode some restarts are crashes instead: the store reopens a
-/// copy of its files taken right after the last write was acknowledged.
+/// Some restarts are crashes instead: the store reopens a copy of its
+/// files. In strict mode the copy is taken once every write so far is
+/// acknowledged, and must hold them all; in relaxed mode it is taken while
+/// the writer may still be committing, and must hold the state after some
+/// prefix of the writes (`RelaxedCrashHistory`).
 public enum StoreHarness {
   /// Unix microseconds for both stores, so that timestamps agree.
   static let now: Int64 = 1_764_000_000_000_000
@@ -38,26 +41,38 @@ public enum StoreHarness {
     var memory = InMemoryWidgetStore(
       table: disk.persistence.loadedTable, clock: { now / 1000 }, persistence: nil)
     let generator = WriteGenerator()
+    let relaxed = options.durability == .relaxed
+    var history = RelaxedCrashHistory(durable: memory)
     var step = 0
     while let operation = input.byte() {
       step += 1
       if operation % 8 == 7 {
-        if operation & 0x80 != 0, options.durability == .strict {
-          // A crash right after the last acknowledgement: the store starts
-          // from a copy of its files taken then, which must hold every
-          // acknowledged write; its counter jumps to the clock, as after
-          // any unclean stop.
-          try disk.crashAndRecover()
-          let (widgets, lastRevision) = memory.snapshot()
-          let restart = max(lastRevision, UInt64(now))
+        if operation & 0x80 != 0 {
+          // A crash: the store starts from a copy of its files, and its
+          // counter jumps to the clock, as after any unclean stop.
+          let held: RelaxedCrashHistory.State
+          if relaxed {
+            try disk.crashAndRecover(
+              waitingForAcknowledgement: false, settle: operation & 0x40 != 0)
+            do {
+              held = try history.stateHeld(by: disk.store, clock: UInt64(now))
+            } catch {
+              throw FuzzFinding("after a relaxed crash at step \(step): \(error)")
+            }
+          } else {
+            try disk.crashAndRecover(waitingForAcknowledgement: true, settle: false)
+            held = RelaxedCrashHistory.State(memory)
+          }
+          let restart = max(held.lastRevision, UInt64(now))
           memory = InMemoryWidgetStore(
-            table: WidgetTable(widgets: widgets, lastRevision: restart, horizon: restart),
+            table: WidgetTable(widgets: held.widgets, lastRevision: restart, horizon: restart),
             clock: { now / 1000 }, persistence: nil)
           try compare(disk.store, memory, after: "a crash at step \(step)")
         } else {
           try disk.reopen()
           try compare(disk.store, memory, after: "a restart at step \(step)")
         }
+        history = RelaxedCrashHistory(durable: memory)
         continue
       }
       let write = generator.write(operation, &input)
@@ -67,6 +82,7 @@ public enum StoreHarness {
         throw FuzzFinding(
           "step \(step), \(write): the SQLite store answered \(onDisk), memory \(inMemory)")
       }
+      if relaxed { history.noteWrite(memory) }
     }
     try disk.reopen()
     try compare(disk.store, memory, after: "the final restart")
@@ -135,15 +151,25 @@ private struct DiskStore {
     (persistence, store) = try Self.open(directory, options)
   }
 
-  /// Waits for every write so far to be acknowledged, copies the files as
-  /// they are then (the lock and SQLite's shared-memory index excepted, as
-  /// a crash would lose them), closes this store and opens the copy.
-  mutating func crashAndRecover() throws(FuzzFinding) {
-    let acknowledged = Acknowledgement()
-    persistence.whenDurable { acknowledged.settle($0) }
-    if case .failure(let error) = acknowledged.wait() {
-      throw FuzzFinding("a write was not made durable: \(error)")
+  /// Copies the files (the lock and SQLite's shared-memory index excepted,
+  /// as a crash would lose them), closes this store and opens the copy.
+  ///
+  /// `waitingForAcknowledgement`: first waits until every write so far is
+  /// acknowledged. Without it the writer may be committing while the files
+  /// are read; that reads as a crash at that moment does, since the
+  /// database file only changes at a checkpoint (at close here) and the WAL
+  /// only grows, its torn end failing SQLite's frame checksums. `settle`
+  /// gives the writer a few flush intervals first, so that crashes land
+  /// after its commit as well as before.
+  mutating func crashAndRecover(waitingForAcknowledgement: Bool, settle: Bool) throws(FuzzFinding) {
+    if waitingForAcknowledgement {
+      let acknowledged = Acknowledgement()
+      persistence.whenDurable { acknowledged.settle($0) }
+      if case .failure(let error) = acknowledged.wait() {
+        throw FuzzFinding("a write was not made durable: \(error)")
+      }
     }
+    if settle { usleep(UInt32(max(options.flushIntervalMs, 1)) * 3000) }
     let copy = try TemporaryDirectory()
     for name in CorpusFiles.names(in: directory) ?? []
     where name != "gauged.lock" && !name.hasSuffix("-shm") {
