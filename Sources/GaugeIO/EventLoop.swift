@@ -50,6 +50,7 @@ public final class EventLoop: @unchecked Sendable {
   // Queues are swapped with an empty spare before running, so work queued while they run waits
   // for the next turn and neither array reallocates in the steady state.
   private var afterTurnWork: [() -> Void] = []
+  private var runningAfterTurn = false
   private var runningAfterTurnWork: [() -> Void] = []
   private var runningTasks: [@Sendable () -> Void] = []
 
@@ -300,11 +301,24 @@ public final class EventLoop: @unchecked Sendable {
   }
 
   private func runAfterTurnWork() {
+    runningAfterTurn = true
+    defer { runningAfterTurn = false }
     swap(&afterTurnWork, &runningAfterTurnWork)
     for work in runningAfterTurnWork {
       work()
     }
     runningAfterTurnWork.removeAll(keepingCapacity: true)
+  }
+
+  /// Runs the end-of-turn work queued so far at once when more than
+  /// `limit` callbacks wait, for a task in the middle of a long batch: a
+  /// change that reaches thousands of connections writes each of them while
+  /// what the change touched of it is still in the cache, rather than all
+  /// of them after the batch, by when the first ones' state is evicted.
+  /// Call from a task, at a point where the queued work may run.
+  public func runAfterTurnWork(ifMoreThan limit: Int) {
+    guard afterTurnWork.count > limit, !runningAfterTurn else { return }
+    runAfterTurnWork()
   }
 
   private func wake() {

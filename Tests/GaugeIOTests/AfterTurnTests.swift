@@ -46,4 +46,33 @@ private final class FlushingReader: EventLoopHandler {
       #expect(Set(lines[3...4]) == ["flush a", "flush b"])
     }
   }
+
+  /// A task in the middle of a long batch may run the end-of-turn work
+  /// queued so far, once more than a limit of it waits; later work still
+  /// waits for the end of the turn, and the work itself cannot start it.
+  @Test func endOfTurnWorkRunsEarlyOnlyBeyondItsLimit() async throws {
+    try await withRunningLoop { loop in
+      let log = EventLog()
+      try await onLoop(loop) {
+        for name in ["a", "b", "c"] {
+          loop.afterTurn {
+            log.record("flush \(name)")
+            loop.runAfterTurnWork(ifMoreThan: 0)
+          }
+        }
+        loop.runAfterTurnWork(ifMoreThan: 3)
+        log.record("three waiting: not beyond a limit of 3")
+        loop.runAfterTurnWork(ifMoreThan: 2)
+        log.record("ran early")
+        loop.afterTurn { log.record("flush d") }
+        loop.runAfterTurnWork(ifMoreThan: 1)
+      }
+      let lines = await log.wait(forCount: 6)
+      #expect(
+        lines == [
+          "three waiting: not beyond a limit of 3", "flush a", "flush b", "flush c", "ran early",
+          "flush d",
+        ])
+    }
+  }
 }

@@ -18,6 +18,16 @@ final class ManualLoop: LoopExecutor, @unchecked Sendable {
 
   var pendingWakeUps: Int { queued.withLock { $0.count } }
 
+  /// The limits `writeQueuedOutput` was called with, and after how many
+  /// offers to `offerCounter`'s subscribers.
+  let writeChecks = Mutex<[(limit: Int, offers: Int)]>([])
+  let offerCounter = Mutex(0)
+
+  func writeQueuedOutput(ifMoreThan limit: Int) {
+    let offers = offerCounter.withLock { $0 }
+    writeChecks.withLock { $0.append((limit, offers)) }
+  }
+
   func runQueued() {
     let work = queued.withLock { queued in
       defer { queued.removeAll() }
@@ -34,15 +44,21 @@ final class RecordingSubscriber: InboxSubscriber {
   var pumps = 0
   var encodedBytes: [[UInt8]] = []
   let keepsUp: Bool
+  private let countingLoop: ManualLoop?
 
-  init(filter: WidgetFilter = WidgetFilter(), keepsUp: Bool = false) {
+  init(
+    filter: WidgetFilter = WidgetFilter(), keepsUp: Bool = false,
+    countingOffersIn loop: ManualLoop? = nil
+  ) {
     self.filter = filter
     self.keepsUp = keepsUp
+    self.countingLoop = loop
   }
 
   /// A reader that keeps up takes each event at once; one that does not
   /// queues it for `pump`.
   func offer(_ event: SharedEvent) -> Bool {
+    countingLoop?.offerCounter.withLock { $0 += 1 }
     offered.append((event.widgetID, event.revision))
     encodedBytes.append(event.framed.bytes)
     return keepsUp
@@ -94,6 +110,25 @@ final class RecordingSubscriber: InboxSubscriber {
     loop.runQueued()
     #expect(subscriber.offered.map(\.id) == ["a", "b", "c"])
     #expect(subscriber.offered.map(\.revision) == [4, 7, 6])
+  }
+
+  /// Connections waiting to write are written during the batch's last
+  /// change, every few offers, rather than all after the batch; never
+  /// before it, when a connection written early could be offered more.
+  @Test func queuedOutputIsWrittenDuringTheLastChangeOnly() {
+    let hub = ChangeHub()
+    let loop = ManualLoop()
+    let subscribers = (0..<40).map { _ in
+      RecordingSubscriber(keepsUp: true, countingOffersIn: loop)
+    }
+    for subscriber in subscribers { _ = hub.attach(subscriber, executor: loop) }
+    hub.publish(batch: [widget("a", revision: 1), widget("b", revision: 2)])
+    loop.runQueued()
+    #expect(subscribers.allSatisfy { $0.offered.map(\.id) == ["a", "b"] })
+    let every = LoopInbox.offersBetweenWriteChecks
+    let checks = loop.writeChecks.withLock { $0 }
+    #expect(checks.map(\.offers) == [40 + every, 40 + 2 * every])
+    #expect(checks.allSatisfy { $0.limit == LoopInbox.connectionsWaitingToWrite })
   }
 
   @Test func eachLoopGetsEveryChange() {

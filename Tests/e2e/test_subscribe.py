@@ -298,6 +298,34 @@ def test_subscribers_on_every_connection_see_changes(server, new_id):
             ch.close()
 
 
+def test_a_change_reaches_subscribers_on_many_connections_in_order(server, new_id):
+    """Past a few dozen connections per loop, the server writes connections while a
+    change is still going out to the others: every subscriber still gets every
+    change, once, in order."""
+    from gauge.v1 import widget_service_pb2_grpc
+
+    wid = new_id()
+    channels = [grpc.insecure_channel(server.address, options=[("grpc.use_local_subchannel_pool", 1)])
+                for _ in range(120)]
+    try:
+        stubs = [widget_service_pb2_grpc.WidgetServiceStub(ch) for ch in channels]
+        put(stubs[0], widget(wid, content=gauge_widget_content(1, 0, 10)))
+        subs = [Subscription(s, ids=[wid]) for s in stubs[1:]]
+        for sub in subs:
+            sub.until_synced()
+        for value in (6, 7, 8):
+            set_value(stubs[0], wid, value)
+            for sub in subs:
+                seen = sub.until(upsert_of(wid, value))
+                assert len(seen) == 1, seen
+        for sub in subs:
+            assert sub.quiet_for(0.05) == []
+            sub.cancel()
+    finally:
+        for ch in channels:
+            ch.close()
+
+
 def _subscribe_with_a_shut_window(port, wid):
     """A raw Subscribe to `wid` whose receive window is tiny and never reopened: the server
     can send 1 KiB and must then hold everything else back. Returns (RawH2, stream id)."""

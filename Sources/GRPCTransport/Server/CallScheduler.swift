@@ -32,4 +32,12 @@ public protocol LoopExecutor: AnyObject, Sendable {
   func execute(_ work: @escaping @Sendable () -> Void)
   /// True on the loop's own thread.
   var inLoop: Bool { get }
+  /// On the loop, from a task: writes what the connections queued so far
+  /// now, if more than `limit` of them wait to write at the end of the turn.
+  func writeQueuedOutput(ifMoreThan limit: Int)
+}
+
+extension LoopExecutor {
+  /// Executors without sockets have nothing to write early.
+  public func writeQueuedOutput(ifMoreThan limit: Int) {}
 }

@@ -27,4 +27,9 @@ package final class LoopScheduler: CallScheduler {
 
 extension EventLoop: LoopExecutor {
   public var inLoop: Bool { inEventLoop }
+
+  // Connections queue their one write per turn as end-of-turn work.
+  public func writeQueuedOutput(ifMoreThan limit: Int) {
+    runAfterTurnWork(ifMoreThan: limit)
+  }
 }

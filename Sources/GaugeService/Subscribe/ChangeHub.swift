@@ -47,7 +47,7 @@ public final class ChangeHub: Sendable {
     let identity = ObjectIdentifier(executor)
     let inbox = inboxes.withLock { inboxes in
       if let inbox = inboxes[identity] { return inbox }
-      let inbox = LoopInbox(tally: tally, wake: { work in executor.execute(work) })
+      let inbox = LoopInbox(tally: tally, executor: executor)
       inboxes[identity] = inbox
       return inbox
     }

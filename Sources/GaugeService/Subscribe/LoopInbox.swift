@@ -1,3 +1,4 @@
+import GRPCTransport
 import GaugeDomain
 import Synchronization
 
@@ -28,7 +29,7 @@ final class LoopInbox: @unchecked Sendable {
   }
 
   private let posted = Mutex(Posted())
-  private let wake: @Sendable (@escaping @Sendable () -> Void) -> Void
+  private let executor: any LoopExecutor
   let subscriberCount = Atomic<Int>(0)
   /// Subscribers grouped by filter: dashboards watching the same widgets
   /// share a bucket, so a change is matched once per distinct filter, not
@@ -42,9 +43,22 @@ final class LoopInbox: @unchecked Sendable {
 
   private let tally: SubscriberTally
 
-  init(tally: SubscriberTally, wake: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+  /// How many connections may wait to write while the batch's last change
+  /// goes out (`LoopExecutor.writeQueuedOutput`). Writing them then, rather
+  /// than after the whole batch, finds what the offers touched of each
+  /// connection (its session, stream and socket) still in the cache: with
+  /// 10,000 connections, one subscription each, it cut gauged's CPU per
+  /// delivery from 10.8 to 9.6 µs (medians of six alternating runs). A
+  /// connection's subscriptions usually arrive together and sit together
+  /// in a bucket, so a connection carrying many of them still writes
+  /// about once per batch.
+  static let connectionsWaitingToWrite = 32
+  /// How many offers go between checks of the above.
+  static let offersBetweenWriteChecks = 16
+
+  init(tally: SubscriberTally, executor: any LoopExecutor) {
     self.tally = tally
-    self.wake = wake
+    self.executor = executor
   }
 
   func post(_ change: WidgetChange) {
@@ -74,7 +88,7 @@ final class LoopInbox: @unchecked Sendable {
       record(&posted)
       return posted.scheduleWake()
     }
-    if needsWake { wake { [self] in drain() } }
+    if needsWake { executor.execute { [self] in drain() } }
   }
 
   /// Loop only.
@@ -109,13 +123,27 @@ final class LoopInbox: @unchecked Sendable {
       batch.order.removeAll(keepingCapacity: true)
     }
     guard !buckets.isEmpty else { return }
-    for id in batch.order {
+    var offersSinceWriteCheck = 0
+    for (position, id) in batch.order.enumerated() {
       guard let change = batch.latest[id] else { continue }
       let event = SharedEvent(change)
+      // Before the last change a connection written early could be
+      // offered more of this batch, and would write twice.
+      let writesEarly = position == batch.order.count - 1
       for bucket in buckets.values where bucket.filter.matches(id) {
-        for subscriber in bucket.subscribers where !subscriber.offer(event) {
-          if backloggedIDs.insert(ObjectIdentifier(subscriber)).inserted {
+        for subscriber in bucket.subscribers {
+          if !subscriber.offer(event),
+            backloggedIDs.insert(ObjectIdentifier(subscriber)).inserted
+          {
             backlogged.append(subscriber)
+          }
+          guard writesEarly else { continue }
+          offersSinceWriteCheck += 1
+          if offersSinceWriteCheck == Self.offersBetweenWriteChecks {
+            offersSinceWriteCheck = 0
+            // A connection may close as it writes: its subscribers leave
+            // their buckets, and this loop goes on over copies of both.
+            executor.writeQueuedOutput(ifMoreThan: Self.connectionsWaitingToWrite)
           }
         }
       }
