@@ -317,6 +317,7 @@ public final class EventLoop: @unchecked Sendable {
   /// of them after the batch, by when the first ones' state is evicted.
   /// Call from a task, at a point where the queued work may run.
   public func runAfterTurnWork(ifMoreThan limit: Int) {
+    preconditionOnLoopThread()
     guard afterTurnWork.count > limit, !runningAfterTurn else { return }
     runAfterTurnWork()
   }
