@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import signal
@@ -277,53 +278,50 @@ def test_rejected_writes_produce_no_events(stub, new_id):
         sub.cancel()
 
 
-def test_subscribers_on_every_connection_see_changes(server, new_id):
-    """Separate connections land on different event loops; all see one change."""
+@contextlib.contextmanager
+def _subscribed_connections(server, wid, count):
+    """A gauge `wid` put through the first of `count` connections of their own (separate
+    connections land on different event loops) and a synced Subscribe to it on each of
+    the others; yields the first connection's stub and the subscriptions."""
     from gauge.v1 import widget_service_pb2_grpc
 
-    wid = new_id()
-    channels = [grpc.insecure_channel(server.address, options=[("grpc.use_local_subchannel_pool", 1)]) for _ in range(6)]
+    channels = [grpc.insecure_channel(server.address, options=[("grpc.use_local_subchannel_pool", 1)])
+                for _ in range(count)]
     try:
         stubs = [widget_service_pb2_grpc.WidgetServiceStub(ch) for ch in channels]
         put(stubs[0], widget(wid, content=gauge_widget_content(1, 0, 10)))
         subs = [Subscription(s, ids=[wid]) for s in stubs[1:]]
         for sub in subs:
             sub.until_synced()
-        set_value(stubs[0], wid, 6)
+        yield stubs[0], subs
         for sub in subs:
-            assert sub.until(upsert_of(wid, 6))
             sub.cancel()
     finally:
         for ch in channels:
             ch.close()
+
+
+def test_subscribers_on_every_connection_see_changes(server, new_id):
+    wid = new_id()
+    with _subscribed_connections(server, wid, 6) as (producer, subs):
+        set_value(producer, wid, 6)
+        for sub in subs:
+            assert sub.until(upsert_of(wid, 6))
 
 
 def test_a_change_reaches_subscribers_on_many_connections_in_order(server, new_id):
     """Past a few dozen connections per loop, the server writes connections while a
     change is still going out to the others: every subscriber still gets every
     change, once, in order."""
-    from gauge.v1 import widget_service_pb2_grpc
-
     wid = new_id()
-    channels = [grpc.insecure_channel(server.address, options=[("grpc.use_local_subchannel_pool", 1)])
-                for _ in range(120)]
-    try:
-        stubs = [widget_service_pb2_grpc.WidgetServiceStub(ch) for ch in channels]
-        put(stubs[0], widget(wid, content=gauge_widget_content(1, 0, 10)))
-        subs = [Subscription(s, ids=[wid]) for s in stubs[1:]]
-        for sub in subs:
-            sub.until_synced()
+    with _subscribed_connections(server, wid, 120) as (producer, subs):
         for value in (6, 7, 8):
-            set_value(stubs[0], wid, value)
+            set_value(producer, wid, value)
             for sub in subs:
                 seen = sub.until(upsert_of(wid, value))
                 assert len(seen) == 1, seen
         for sub in subs:
             assert sub.quiet_for(0.05) == []
-            sub.cancel()
-    finally:
-        for ch in channels:
-            ch.close()
 
 
 def _subscribe_with_a_shut_window(port, wid):
