@@ -332,19 +332,12 @@ extension GRPCClientConnection: HTTP2SessionDelegate {
       fail(stream, GRPCStatus(.internal, "compressed response message, none was negotiated"))
       return false
     }
-    switch inflater.inflate(bytes, limit: configuration.maxReceiveMessageBytes) {
+    switch inflater.inflateMessage(bytes, limit: configuration.maxReceiveMessageBytes) {
     case .success(let message):
       stream.handler?.received(message: message)
       return true
-    case .failure(.tooLarge):
-      fail(
-        stream,
-        GRPCStatus(
-          .resourceExhausted,
-          "a response message inflates past \(configuration.maxReceiveMessageBytes) bytes"))
-      return false
-    case .failure(.corrupt(let reason)):
-      fail(stream, GRPCStatus(.internal, "could not decompress a response message: \(reason)"))
+    case .failure(let status):
+      fail(stream, status)
       return false
     }
   }

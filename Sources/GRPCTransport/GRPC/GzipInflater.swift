@@ -72,4 +72,18 @@ package final class GzipInflater {
       }
     }
   }
+
+  /// `inflate` for a gRPC message, failing with the status its call ends
+  /// with: RESOURCE_EXHAUSTED past the receive limit, INTERNAL for bytes
+  /// that are not gzip. Server and client apply the same rule.
+  package func inflateMessage(_ input: [UInt8], limit: Int) -> Result<[UInt8], GRPCStatus> {
+    inflate(input, limit: limit).mapError { failure in
+      switch failure {
+      case .tooLarge:
+        GRPCStatus(.resourceExhausted, "received message inflates past the limit of \(limit) bytes")
+      case .corrupt(let reason):
+        GRPCStatus(.internal, "could not inflate the gzip message: \(reason)")
+      }
+    }
+  }
 }

@@ -718,17 +718,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
           "message has the compressed flag set but the request's grpc-encoding is "
             + "\"\(stream.requestEncoding.rawValue)\" or absent"))
     }
-    let limit = group.configuration.maxReceiveMessageBytes
-    return inflater.inflate(bytes, limit: limit).mapError { failure in
-      switch failure {
-      case .tooLarge:
-        GRPCStatus(
-          .resourceExhausted,
-          "received message inflates past the limit of \(limit) bytes")
-      case .corrupt(let reason):
-        GRPCStatus(.internal, "could not inflate the gzip message: \(reason)")
-      }
-    }
+    return inflater.inflateMessage(bytes, limit: group.configuration.maxReceiveMessageBytes)
   }
 
   package func streamEnded(_ streamID: Int32) {
