@@ -190,7 +190,7 @@ let package = Package(
     ),
     .testTarget(
       name: "GaugeBenchTests",
-      dependencies: ["gauge-bench", "GaugeWire", "GaugeDomain"],
+      dependencies: ["gauge-bench", "GaugeWire", "GaugeDomain", "GaugeIO"],
       swiftSettings: strict
     ),
     .testTarget(

@@ -1,3 +1,4 @@
+import GaugeIO
 import Glibc
 import Testing
 
@@ -37,7 +38,7 @@ import Testing
   func busyThreadIsCounted() throws {
     // This thread's counter only: summed over the process, threads that
     // other tests end between the two samples take their time with them.
-    let thread = try #require(currentThreadID())
+    let thread = Syscall.currentThreadID
     let before = try #require(RunQueueWait.sample(process: "self")?.threads[thread])
     // 20 ms of this thread's own CPU time, however long that takes on a
     // busy machine.
@@ -47,17 +48,6 @@ import Testing
     let after = try #require(RunQueueWait.sample(process: "self")?.threads[thread])
     #expect(spins > 0)
     #expect(after.runningNanos >= before.runningNanos + 15_000_000)
-  }
-
-  /// From `/proc/thread-self`, a link to `PID/task/TID`.
-  private func currentThreadID() -> Int32? {
-    var target = [UInt8](repeating: 0, count: 64)
-    let count = target.withUnsafeMutableBytes { bytes in
-      readlink("/proc/thread-self", bytes.baseAddress!, bytes.count)
-    }
-    guard count > 0 else { return nil }
-    let path = String(decoding: target.prefix(count), as: UTF8.self)
-    return path.split(separator: "/").last.flatMap { Int32($0) }
   }
 
   private func threadCPUNanos() -> UInt64 {
