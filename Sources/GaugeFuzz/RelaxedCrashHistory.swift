@@ -7,46 +7,27 @@ import GaugeDomain
 /// transaction, so the file never holds part of a write, nor a write
 /// without every write before it.
 struct RelaxedCrashHistory {
-  /// A store's widgets, in id order, and its revision counter.
-  struct State: Equatable, CustomStringConvertible {
-    let widgets: [Widget]
-    let lastRevision: UInt64
-
-    init(widgets: [Widget], lastRevision: UInt64) {
-      self.widgets = widgets.sorted { $0.id < $1.id }
-      self.lastRevision = lastRevision
-    }
-
-    init(_ store: InMemoryWidgetStore) {
-      let (widgets, lastRevision) = store.snapshot()
-      self.init(widgets: widgets, lastRevision: lastRevision)
-    }
-
-    var description: String {
-      "[\(widgets.map { "\($0.id)@\($0.revision)" }.joined(separator: ", "))] at \(lastRevision)"
-    }
-  }
-
   /// Oldest first; the first is in the file for certain.
-  private(set) var states: [State]
+  private(set) var states: [StoreState]
 
   /// From a state the file holds for certain: just opened or recovered.
   init(durable store: InMemoryWidgetStore) {
-    states = [State(store)]
+    states = [StoreState(store)]
   }
 
   /// After each write, with the store it was applied to. Every change takes
   /// a revision, so a write that left the counter alone changed nothing.
   mutating func noteWrite(_ store: InMemoryWidgetStore) {
-    let state = State(store)
+    let state = StoreState(store)
     if state.lastRevision != states.last?.lastRevision { states.append(state) }
   }
 
   /// The newest state the recovered store matches: its widgets, with the
   /// counter moved to `clock` as after any unclean stop; nil when it holds
   /// none of them, which is a lost, torn or reordered write.
-  func stateHeld(by recovered: InMemoryWidgetStore, clock: UInt64) throws(FuzzFinding) -> State {
-    let held = State(recovered)
+  func stateHeld(by recovered: InMemoryWidgetStore, clock: UInt64) throws(FuzzFinding) -> StoreState
+  {
+    let held = StoreState(recovered)
     let match = states.last {
       $0.widgets == held.widgets && max($0.lastRevision, clock) == held.lastRevision
     }

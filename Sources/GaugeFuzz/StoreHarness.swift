@@ -50,7 +50,7 @@ public enum StoreHarness {
         if operation & 0x80 != 0 {
           // A crash: the store starts from a copy of its files, and its
           // counter jumps to the clock, as after any unclean stop.
-          let held: RelaxedCrashHistory.State
+          let held: StoreState
           if relaxed {
             try disk.crashAndRecover(
               waitingForAcknowledgement: false, settle: operation & 0x40 != 0)
@@ -61,7 +61,7 @@ public enum StoreHarness {
             }
           } else {
             try disk.crashAndRecover(waitingForAcknowledgement: true, settle: false)
-            held = RelaxedCrashHistory.State(memory)
+            held = StoreState(memory)
           }
           let restart = max(held.lastRevision, UInt64(now))
           memory = InMemoryWidgetStore(
@@ -91,21 +91,17 @@ public enum StoreHarness {
   private static func compare(
     _ disk: InMemoryWidgetStore, _ memory: InMemoryWidgetStore, after moment: String
   ) throws(FuzzFinding) {
-    let (diskWidgets, diskRevision) = disk.snapshot()
-    let (memoryWidgets, memoryRevision) = memory.snapshot()
-    let sortedDisk = diskWidgets.sorted { $0.id < $1.id }
-    let sortedMemory = memoryWidgets.sorted { $0.id < $1.id }
-    guard sortedDisk == sortedMemory else {
-      let diskIDs = sortedDisk.map { "\($0.id)@\($0.revision)" }
-      let memoryIDs = sortedMemory.map { "\($0.id)@\($0.revision)" }
+    let onDisk = StoreState(disk)
+    let inMemory = StoreState(memory)
+    guard onDisk.widgets == inMemory.widgets else {
       throw FuzzFinding(
-        "after \(moment) the file holds \(diskIDs), memory \(memoryIDs)"
-          + (diskIDs == memoryIDs ? " (same revisions, different content)" : ""))
+        "after \(moment) the file holds \(onDisk.revisions), memory \(inMemory.revisions)"
+          + (onDisk.revisions == inMemory.revisions ? " (same revisions, different content)" : ""))
     }
-    guard diskRevision == memoryRevision else {
+    guard onDisk.lastRevision == inMemory.lastRevision else {
       throw FuzzFinding(
-        "after \(moment) the file's revision counter is \(diskRevision), memory's \(memoryRevision)"
-      )
+        "after \(moment) the file's revision counter is \(onDisk.lastRevision), "
+          + "memory's \(inMemory.lastRevision)")
     }
   }
 }

@@ -12,7 +12,7 @@ import Testing
   /// Puts "a" and "b" (revisions 1 and 2), then sets both in one batch
   /// (3, 4), then "a" and an unknown id in one batch (5, the other
   /// refused), then only the unknown id (refused), then "a" again (6).
-  private static func history() throws -> (RelaxedCrashHistory, [RelaxedCrashHistory.State]) {
+  private static func history() throws -> (RelaxedCrashHistory, [StoreState]) {
     let store = InMemoryWidgetStore(clock: { 1 })
     for id in ["a", "b"] {
       _ = try store.put(
