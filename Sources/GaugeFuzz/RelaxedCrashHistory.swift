@@ -23,8 +23,8 @@ struct RelaxedCrashHistory {
   }
 
   /// The newest state the recovered store matches: its widgets, with the
-  /// counter moved to `clock` as after any unclean stop; nil when it holds
-  /// none of them, which is a lost, torn or reordered write.
+  /// counter moved to `clock` as after any unclean stop. Holding none of
+  /// them is a lost, torn or reordered write: a finding.
   func stateHeld(by recovered: InMemoryWidgetStore, clock: UInt64) throws(FuzzFinding) -> StoreState
   {
     let held = StoreState(recovered)
