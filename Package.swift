@@ -148,6 +148,7 @@ let package = Package(
       dependencies: [
         "GRPCClient", "GRPCTransport", "GRPCTransportTesting", "GaugeService",
         "GRPCStandardServices", "GaugeDomain", "GaugeWire", "GaugeStore", "GaugeCtlKit",
+        "GaugeIO",
       ],
       swiftSettings: strict
     ),
@@ -170,7 +171,7 @@ let package = Package(
     .testTarget(name: "GaugeIOTests", dependencies: ["GaugeIO"], swiftSettings: strict),
     .testTarget(
       name: "GaugeStoreTests",
-      dependencies: ["GaugeStore", "GaugeDomain", "GaugeWire", "CSQLite"],
+      dependencies: ["GaugeStore", "GaugeDomain", "GaugeWire", "CSQLite", "GaugeIO"],
       swiftSettings: strict
     ),
     .testTarget(

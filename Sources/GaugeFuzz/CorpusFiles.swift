@@ -1,3 +1,4 @@
+import GaugeIO
 import Glibc
 
 /// Corpus files on disk: a path is either one input or a folder of them.
@@ -5,22 +6,8 @@ public enum CorpusFiles {
   /// Every regular file at `path` (itself, or those directly inside it),
   /// sorted by name so that replays run in a stable order.
   public static func inputs(at path: String) -> [String] {
-    guard let names = names(in: path) else { return [path] }
+    guard let names = Syscall.directoryEntries(at: path) else { return [path] }
     return names.filter { !$0.hasPrefix(".") }.sorted().map { "\(path)/\($0)" }
-  }
-
-  /// What a folder holds, "." and ".." aside; nil when `path` is no folder.
-  static func names(in path: String) -> [String]? {
-    guard let directory = opendir(path) else { return nil }
-    defer { closedir(directory) }
-    var names: [String] = []
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) {
-        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name != ".", name != ".." { names.append(name) }
-    }
-    return names
   }
 
   public static func read(_ path: String) -> [UInt8]? {

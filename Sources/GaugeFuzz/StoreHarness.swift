@@ -1,4 +1,5 @@
 import GaugeDomain
+import GaugeIO
 import GaugeStore
 import Glibc
 import Synchronization
@@ -167,7 +168,7 @@ private struct DiskStore {
     }
     if settle { usleep(UInt32(max(options.flushIntervalMs, 1)) * 3000) }
     let copy = try TemporaryDirectory()
-    for name in CorpusFiles.names(in: directory) ?? []
+    for name in Syscall.directoryEntries(at: directory) ?? []
     where name != "gauged.lock" && !name.hasSuffix("-shm") {
       guard let bytes = CorpusFiles.read("\(directory)/\(name)"),
         CorpusFiles.write(bytes, to: "\(copy.path)/\(name)")
@@ -213,7 +214,7 @@ private struct TemporaryDirectory {
   }
 
   func remove() {
-    for name in CorpusFiles.names(in: path) ?? [] { unlink("\(path)/\(name)") }
+    for name in Syscall.directoryEntries(at: path) ?? [] { unlink("\(path)/\(name)") }
     rmdir(path)
   }
 }

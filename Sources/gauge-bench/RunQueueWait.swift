@@ -1,3 +1,4 @@
+import GaugeIO
 import Glibc
 
 /// How long a process's threads were ready to run but waited for a core,
@@ -38,13 +39,9 @@ struct RunQueueWait: Equatable {
   /// Nil when the kernel keeps no scheduler statistics (every counter zero)
   /// or the process is gone.
   static func sample(process: String) -> RunQueueWait? {
-    guard let directory = opendir("/proc/\(process)/task") else { return nil }
-    defer { closedir(directory) }
+    guard let names = Syscall.directoryEntries(at: "/proc/\(process)/task") else { return nil }
     var threads: [Int32: Thread] = [:]
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-      }
+    for name in names {
       guard let tid = Int32(name),
         let text = ProcessFiles.read("/proc/\(process)/task/\(name)/schedstat"),
         let thread = parse(schedstat: text)

@@ -1,3 +1,4 @@
+import GaugeIO
 import Glibc
 
 /// A fresh directory under /tmp, removed with everything in it by `remove`.
@@ -50,15 +51,8 @@ struct TemporaryDirectory {
   }
 
   private static func removeTree(_ path: String) {
-    if let directory = opendir(path) {
-      while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) {
-          String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-        }
-        if name == "." || name == ".." { continue }
-        removeTree(path + "/" + name)
-      }
-      closedir(directory)
+    if let names = Syscall.directoryEntries(at: path) {
+      for name in names { removeTree(path + "/" + name) }
       rmdir(path)
     } else {
       unlink(path)
