@@ -5,10 +5,12 @@ extension SocketAddress {
     switch host {
     case .ipv4: AF_INET
     case .ipv6: AF_INET6
+    case .unixDomain: AF_UNIX
     }
   }
 
-  /// Reads the address a socket call filled in; nil for families other than IPv4 and IPv6.
+  /// Reads the address a socket call filled in; nil for families other than IPv4, IPv6 and
+  /// Unix. An unnamed Unix socket (a client's end) reads as an empty path.
   init?(storage: sockaddr_storage) {
     var storage = storage
     let family = Int32(storage.ss_family)
@@ -28,6 +30,12 @@ extension SocketAddress {
               scopeID: address.sin6_scope_id),
             port: UInt16(bigEndian: address.sin6_port))
         }
+      case AF_UNIX:
+        let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
+        let pathBytes = bytes[pathOffset..<MemoryLayout<sockaddr_un>.size]
+        let path = pathBytes.prefix { $0 != 0 }
+        return SocketAddress(
+          host: .unixDomain(path: String(decoding: path, as: UTF8.self)), port: 0)
       default:
         return nil
       }
@@ -63,6 +71,24 @@ extension SocketAddress {
       return withUnsafePointer(to: &address) { pointer in
         pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
           body($0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+        }
+      }
+    case .unixDomain(let path):
+      // Parsing kept the path within sun_path, with room for its NUL.
+      var address = sockaddr_un()
+      address.sun_family = sa_family_t(AF_UNIX)
+      let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
+      let length = withUnsafeMutableBytes(of: &address) { bytes in
+        var path = path
+        return path.withUTF8 { utf8 in
+          UnsafeMutableRawBufferPointer(rebasing: bytes[pathOffset..<pathOffset + utf8.count])
+            .copyMemory(from: UnsafeRawBufferPointer(utf8))
+          return pathOffset + utf8.count + 1
+        }
+      }
+      return withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          body($0, socklen_t(length))
         }
       }
     }

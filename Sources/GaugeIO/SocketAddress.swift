@@ -1,31 +1,55 @@
 import Glibc
 
-/// An IPv4 or IPv6 address and TCP port.
+/// An IPv4 or IPv6 address and TCP port, or the path of a Unix domain socket.
 public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
   enum Host: Sendable, Equatable {
     /// `in_addr.s_addr`, in network byte order.
     case ipv4(UInt32)
     /// The 16 bytes of `in6_addr` as two words, kept in memory order.
     case ipv6(UInt64, UInt64, scopeID: UInt32)
+    /// A filesystem path, as `sockaddr_un.sun_path` holds it.
+    case unixDomain(path: String)
   }
 
   let host: Host
   let rawPort: UInt16
 
+  /// The TCP port; 0 for a Unix domain socket.
   public var port: Int { Int(rawPort) }
+
+  /// The socket file's path for a Unix domain socket; nil for TCP.
+  public var unixPath: String? {
+    guard case .unixDomain(let path) = host else { return nil }
+    return path
+  }
+
+  /// The `:authority` a client names this server by. gRPC clients send
+  /// `localhost` to Unix domain sockets: a path is no valid authority.
+  public var authority: String {
+    unixPath == nil ? description : "localhost"
+  }
+
+  /// `sun_path` holds 108 bytes with the terminating NUL.
+  public static let maxUnixPathBytes = 107
 
   init(host: Host, port: UInt16) {
     self.host = host
     self.rawPort = port
   }
 
-  /// Parses `127.0.0.1:50051`, `[::1]:50051` or `localhost:50051`.
+  /// Parses `127.0.0.1:50051`, `[::1]:50051` or `localhost:50051`, or a
+  /// Unix domain socket in gRPC's naming: `unix:PATH` (relative or
+  /// absolute) or `unix:///ABSOLUTE/PATH`.
   ///
   /// Only numeric hosts and `localhost` (IPv4 loopback) are accepted: resolving other names
   /// would make parsing block on DNS.
   public init(parsing text: String) throws(SocketAddressError) {
     func failure(_ reason: String) -> SocketAddressError {
       SocketAddressError(input: text, reason: reason)
+    }
+    if text.hasPrefix("unix:") {
+      self.init(host: .unixDomain(path: try Self.parseUnixPath(text)), port: 0)
+      return
     }
     let hostText: Substring
     let portText: Substring
@@ -54,7 +78,29 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
     switch host {
     case .ipv4: "\(hostText):\(port)"
     case .ipv6: "[\(hostText)]:\(port)"
+    case .unixDomain(let path): "unix:\(path)"
     }
+  }
+
+  private static func parseUnixPath(_ text: String) throws(SocketAddressError) -> String {
+    func failure(_ reason: String) -> SocketAddressError {
+      SocketAddressError(input: text, reason: reason)
+    }
+    let path: Substring
+    if text.hasPrefix("unix://") {
+      path = text.dropFirst("unix://".count)
+      guard path.hasPrefix("/") else {
+        throw failure("unix:// must be followed by an absolute path (unix:///run/gauged.sock)")
+      }
+    } else {
+      path = text.dropFirst("unix:".count)
+    }
+    guard !path.isEmpty else { throw failure("missing the socket's path after unix:") }
+    guard !path.utf8.contains(0) else { throw failure("a socket path cannot hold a NUL byte") }
+    guard path.utf8.count <= maxUnixPathBytes else {
+      throw failure("a socket path has at most \(maxUnixPathBytes) bytes")
+    }
+    return String(path)
   }
 
   private static func parsePort(_ text: Substring) -> UInt16? {
@@ -97,6 +143,8 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
           bytes.storeBytes(of: low, toByteOffset: 8, as: UInt64.self)
         }
         converted = inet_ntop(AF_INET6, &address, buffer.baseAddress, socklen_t(buffer.count))
+      case .unixDomain(let path):
+        return path
       }
       return converted.map { String(cString: $0) } ?? "?"
     }
