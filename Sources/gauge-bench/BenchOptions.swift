@@ -56,7 +56,8 @@ struct BenchOptions {
                    latency loopback TCP alone costs for the same shape
 
     Options:
-      --target HOST:PORT     gauged's address (default 127.0.0.1:50051)
+      --target ADDRESS       gauged's address, HOST:PORT or unix:PATH (default
+                             127.0.0.1:50051)
       --loops N              event loops for the load (default 1); the fan-out and
                              connections producers get one more of their own
       --duration S           measured seconds (default 5)

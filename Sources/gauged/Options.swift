@@ -21,9 +21,12 @@ struct Options {
     Usage: gauged [options]
 
     Options:
-      --listen HOST:PORT         Address to serve on (default 127.0.0.1:50051).
+      --listen ADDRESS           Address to serve on: HOST:PORT, or unix:PATH for
+                                 a Unix domain socket (default 127.0.0.1:50051).
                                  Port 0 picks a free port; the bound address is
-                                 printed on standard output once serving.
+                                 printed on standard output once serving. The
+                                 socket file is removed at exit, and one left by
+                                 a gauged that was killed is replaced.
       --threads N                Event loops, one thread each (default, or 0: one
                                  per core).
       --compress-responses       Gzip response messages for clients whose
@@ -136,7 +139,11 @@ struct Options {
       let duration = DurationText.parse(text)
       switch flag {
       case "--listen":
-        guard (try? SocketAddress(parsing: text)) != nil else { return invalid("HOST:PORT") }
+        do {
+          _ = try SocketAddress(parsing: text)
+        } catch {
+          return invalid("HOST:PORT or unix:PATH (\(error.reason))")
+        }
         options.listen = text
       case "--threads":
         guard let number, (0...256).contains(number) else { return invalid("0...256") }

@@ -74,16 +74,19 @@ class Server:
     """A running gauged (spawned here, or external via GAUGED_TARGET).
 
     `extra_args` go after the address; `program` names another executable
-    built beside gauged (gauged-interop-server, which takes --port). `args`
+    built beside gauged (gauged-interop-server, which takes --port);
+    `unix_socket` makes gauged listen on that path instead of a TCP port. `args`
     replaces gauged's default store flags (`--memory` when the binary has it);
     `launcher` goes before the binary (e.g. `prlimit --fsize=N`): a command,
     since Python code run in the forked child (preexec_fn) can deadlock or
     abort when the test process has grpcio threads."""
 
     def __init__(
-        self, extra_args=(), program: str = "gauged", args: list[str] | None = None, launcher=()
+        self, extra_args=(), program: str = "gauged", args: list[str] | None = None, launcher=(),
+        unix_socket: str | None = None,
     ) -> None:
         self.extra_args = list(extra_args)
+        self.unix_socket = unix_socket
         self.program = program
         self.store_args = args
         self.launcher = list(launcher)
@@ -100,7 +103,7 @@ class Server:
     def start(self, port: int | None = None) -> None:
         """Serves on `port` when given (a restart at the same address), else on a free one."""
         external = os.environ.get("GAUGED_TARGET") if self.program == "gauged" else None
-        if external and self.store_args is None and not self.extra_args:
+        if external and self.store_args is None and not self.extra_args and not self.unix_socket:
             self.address = external
             self.port = int(external.rsplit(":", 1)[1])
             self._wait_until_serving(deadline=time.monotonic() + START_TIMEOUT_S)
@@ -115,8 +118,11 @@ class Server:
                 "(or set GAUGED_BIN)",
                 pytrace=False,
             )
-        self.port = port or _free_port()
-        self.address = f"127.0.0.1:{self.port}"
+        if self.unix_socket:
+            self.address = f"unix:{self.unix_socket}"
+        else:
+            self.port = port or _free_port()
+            self.address = f"127.0.0.1:{self.port}"
         if self.program == "gauged":
             self.argv = [str(binary), "--listen", self.address]
             if self.store_args is not None:
@@ -230,6 +236,17 @@ def _server_stays_up(request, server):
             f"gauged died during this test (exit {server.proc.returncode})\n{server.describe()}",
             pytrace=False,
         )
+
+
+@pytest.fixture(scope="session")
+def unix_server(tmp_path_factory):
+    """A second gauged, listening on a Unix domain socket."""
+    srv = Server(unix_socket=str(tmp_path_factory.mktemp("unix") / "gauged.sock"))
+    try:
+        srv.start()
+        yield srv
+    finally:
+        srv.stop()
 
 
 @pytest.fixture(scope="session")

@@ -281,7 +281,7 @@ def test_unusable_input_exits_1_and_usage_mistakes_exit_2(gaugectl, new_id, tmp_
         (["--timeout", "soon", "ls"],
          'gaugectl: --timeout: "soon" is not a duration like 500ms, 5s or 2m'),
         (["--server", "nowhere", "ls"],
-         'gaugectl: --server: "nowhere" is not HOST:PORT (missing \':port\')'),
+         'gaugectl: --server: "nowhere" is not HOST:PORT or unix:PATH (missing \':port\')'),
         (["watch", "a", "--prefix", "b"], "gaugectl: watch takes IDs or --prefix, not both"),
     ]:
         lines = failed(gaugectl(*args), 2)
@@ -313,7 +313,7 @@ class RecordingServer:
     """A grpcio server with GetWidget (records request metadata) and a
     ListWidgets that answers too late."""
 
-    def __init__(self, compression=None):
+    def __init__(self, compression=None, address="127.0.0.1:0"):
         self.metadata: list[tuple[str, str]] = []
         self.requested: list[str] = []
         self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=4),
@@ -328,7 +328,7 @@ class RecordingServer:
         }
         self.server.add_generic_rpc_handlers(
             (grpc.method_handlers_generic_handler("gauge.v1.WidgetService", handlers),))
-        self.port = self.server.add_insecure_port("127.0.0.1:0")
+        self.port = self.server.add_insecure_port(address)
         self.server.start()
 
     def _get(self, request, context):
@@ -356,6 +356,27 @@ def test_token_and_deadline_with_a_stock_grpc_server(gaugectl):
         lines = failed(gaugectl("--timeout", "300ms", "ls", address=address), 3)
         assert time.monotonic() - started < 2.5
         assert lines[0].startswith(f"gaugectl: ls: gauged at {address} did not answer: ")
+    finally:
+        stock.server.stop(0)
+
+
+def test_gaugectl_over_a_unix_socket(gaugectl, unix_server, new_id):
+    wid = new_id()
+    address = unix_server.address
+    ok(gaugectl("put", wid, "--gauge", "0.5", "--min", "0", "--max", "1", address=address))
+    out = ok(gaugectl("get", wid, address=address)).stdout
+    assert "value     0.5\n" in out
+
+
+def test_a_stock_grpc_server_on_a_unix_socket_takes_gaugectl_calls(gaugectl, tmp_path):
+    """grpcio checks each request's :authority; gaugectl names a Unix socket
+    server `localhost`, as grpc's own clients do."""
+    address = f"unix:{tmp_path / 'stock.sock'}"
+    stock = RecordingServer(address=address)
+    try:
+        out = ok(gaugectl("get", "w-unix", address=address)).stdout
+        assert "name      from grpcio\n" in out
+        assert stock.requested == ["w-unix"]
     finally:
         stock.server.stop(0)
 

@@ -301,6 +301,23 @@ def _subscribed_connections(server, wid, count):
             ch.close()
 
 
+def test_subscribe_over_a_unix_socket(unix_server, new_id):
+    from gauge.v1 import widget_service_pb2_grpc
+
+    wid = new_id()
+    with grpc.insecure_channel(unix_server.address) as channel:
+        stub = widget_service_pb2_grpc.WidgetServiceStub(channel)
+        put(stub, widget(wid, content=gauge_widget_content(1, 0, 10)))
+        sub = Subscription(stub, ids=[wid])
+        try:
+            snapshot, _ = sub.until_synced()
+            assert [e.upsert.id for e in snapshot] == [wid]
+            changed = set_value(stub, wid, 9)
+            assert sub.until(upsert_of(wid, 9))[-1].revision == changed.revision
+        finally:
+            sub.cancel()
+
+
 def test_subscribers_on_every_connection_see_changes(server, new_id):
     wid = new_id()
     with _subscribed_connections(server, wid, 6) as (producer, subs):

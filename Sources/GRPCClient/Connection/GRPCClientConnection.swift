@@ -26,7 +26,7 @@ public final class GRPCClientConnection {
   private lazy var inflater = GzipInflater()
 
   /// `authority` is the `:authority` of every request, normally the
-  /// server's `host:port`.
+  /// server's `host:port` (`SocketAddress.authority`).
   public init(
     authority: String, configuration: ClientConfiguration = ClientConfiguration(),
     scheduler: CallScheduler, outputReady: @escaping () -> Void

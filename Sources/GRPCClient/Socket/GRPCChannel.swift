@@ -64,7 +64,7 @@ public final class GRPCChannel: EventLoopHandler {
     let back = BackReference<GRPCChannel>()
     self.back = back
     self.connection = GRPCClientConnection(
-      authority: address.description, configuration: configuration,
+      authority: address.authority, configuration: configuration,
       scheduler: LoopScheduler(loop: loop), outputReady: { back.target?.scheduleFlush() })
     back.target = self
   }

@@ -24,8 +24,9 @@ public enum GaugeCtl {
       \(list)
 
       Global options:
-        --server HOST:PORT     gauged's address (default $GAUGED_SERVER, else \(GlobalOptions.defaultServer));
-                               HOST is an IP address, [IPv6] or localhost
+        --server ADDRESS       gauged's address (default $GAUGED_SERVER, else \(GlobalOptions.defaultServer)):
+                               HOST:PORT, where HOST is an IP address, [IPv6] or
+                               localhost, or unix:PATH for a Unix domain socket
         --timeout DURATION     per call and for connecting (default 10s); 500ms, 5s, 2m
         --token TOKEN          sent as "authorization: Bearer TOKEN"
         --json                 machine-readable output

@@ -33,7 +33,7 @@ public struct GlobalOptions: Sendable {
       server = try SocketAddress(parsing: text)
     } catch {
       let source = arguments.value("server") != nil ? "--server" : "GAUGED_SERVER"
-      throw .usage("\(source): \"\(text)\" is not HOST:PORT (\(error.reason))")
+      throw .usage("\(source): \"\(text)\" is not HOST:PORT or unix:PATH (\(error.reason))")
     }
     serverText = text
     if let text = arguments.value("timeout") {
