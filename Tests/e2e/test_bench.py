@@ -157,6 +157,20 @@ def test_connections_waits_for_every_subscriber(bench_server):
     assert record["subscriber_failures"] == 0
 
 
+def test_connections_over_a_unix_socket(tmp_path):
+    """The scenario's Unix socket rows: gauged and the floor on a socket
+    file, with two loops of subscribers connecting at once."""
+    server = Server(unix_socket=str(tmp_path / "gauged.sock"))
+    server.start()
+    try:
+        record = run(server, "connections", "--connections", 150, "--rounds", 3, "--loops", 2)
+    finally:
+        server.stop()
+    assert record["rounds_reaching_all"] == 3
+    assert record["delivered"] == record["expected"] == 450
+    assert record["subscriber_failures"] == 0
+
+
 def test_bad_options_exit_with_a_message(bench_server):
     binary = bench_binary()
     result = subprocess.run([str(binary), "fanout", "--rate", "-1"], capture_output=True,
@@ -169,13 +183,16 @@ def test_bad_options_exit_with_a_message(bench_server):
     assert "--server-pid" in result.stderr
 
 
-@pytest.mark.parametrize("message_bytes", [8, 81, 3000])
-def test_socket_floor_times_every_message_it_fans_out(message_bytes):
-    """The connections scenario's plain-TCP floor: every connection gets one
+@pytest.mark.parametrize("message_bytes, transport", [
+    (8, "tcp"), (81, "tcp"), (3000, "tcp"), (81, "unix"),
+])
+def test_socket_floor_times_every_message_it_fans_out(message_bytes, transport, tmp_path):
+    """The connections scenario's plain-socket floor: every connection gets one
     message per round, and each is timed from the clock reading it carries
     (a misread stamp would show as an absurd latency)."""
+    listen = f"unix:{tmp_path / 'floor.sock'}" if transport == "unix" else "127.0.0.1:0"
     server = subprocess.Popen(
-        [str(existing_bench_binary()), "socket-floor-server", "--target", "127.0.0.1:0", "--loops", "2",
+        [str(existing_bench_binary()), "socket-floor-server", "--target", listen, "--loops", "2",
          "--message-bytes", str(message_bytes)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
