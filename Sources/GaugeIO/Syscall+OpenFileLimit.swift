@@ -22,6 +22,21 @@ extension Syscall {
     return Int(raised.rlim_cur)
   }
 
+  /// Raises the soft limit on open descriptors to the hard limit, which
+  /// any process may do, and returns it; the hard limit is left alone.
+  public static func raiseOpenFileLimitToHardLimit() throws(IOError) -> Int {
+    var limit = rlimit()
+    guard getrlimit(openFileResource, &limit) == 0 else {
+      throw IOError(call: "getrlimit", errno: errno)
+    }
+    guard limit.rlim_cur < limit.rlim_max else { return Int(limit.rlim_cur) }
+    var raised = rlimit(rlim_cur: limit.rlim_max, rlim_max: limit.rlim_max)
+    guard setrlimit(openFileResource, &raised) == 0 else {
+      throw IOError(call: "setrlimit", errno: errno)
+    }
+    return Int(raised.rlim_cur)
+  }
+
   private static var openFileResource: __rlimit_resource_t {
     __rlimit_resource_t(UInt32(RLIMIT_NOFILE.rawValue))
   }

@@ -20,6 +20,11 @@ let stopSignals = StopSignals.block()
 // Past a file size limit (RLIMIT_FSIZE) a write should fail with EFBIG, which
 // the store reports as UNAVAILABLE, instead of killing the process.
 signal(SIGXFSZ, SIG_IGN)
+// Every connection holds a descriptor, and the soft limit a shell hands out
+// (often 1,024) would cap gauged far below the connections it serves. As
+// Go's runtime does, gauged raises it to the hard limit, which it may not
+// pass; past that, accepting pauses and says why (Acceptor).
+_ = try? Syscall.raiseOpenFileLimitToHardLimit()
 
 let threads = options.threads > 0 ? options.threads : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 var configuration = options.server
