@@ -9,6 +9,13 @@ public final class ListeningSocket {
   /// The bound address; with port 0 this carries the port the kernel chose.
   public let localAddress: SocketAddress
   public private(set) var isClosed = false
+  /// Connections the kernel may queue before they are accepted. It caps
+  /// any value at `net.core.somaxconn` (4,096 by default), so asking for
+  /// the most lets an administrator's setting apply, as grpc's servers do.
+  /// A burst of clients then waits in the queue: over a Unix socket a full
+  /// queue refuses a connect outright (EAGAIN), where TCP retries its SYN.
+  public static let largestBacklog: Int32 = 65_535
+
   /// The socket file this listener made, removed on close if the path
   /// still names it.
   private let socketFile: (path: String, identity: FileIdentity)?
@@ -21,7 +28,10 @@ public final class ListeningSocket {
   /// stopped without removing it: when nothing accepts connections there
   /// it is replaced. Any other file there, or a live server, makes the
   /// bind fail with `EADDRINUSE`.
-  public init(address: SocketAddress, backlog: Int32 = 1024, reusePort: Bool = false)
+  public init(
+    address: SocketAddress, backlog: Int32 = ListeningSocket.largestBacklog,
+    reusePort: Bool = false
+  )
     throws(IOError)
   {
     let type = Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue)

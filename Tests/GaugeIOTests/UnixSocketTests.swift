@@ -18,6 +18,21 @@ private func makeStaleSocketFile(at path: String) throws {
   try Syscall.bind(fd: fd, address: address)
 }
 
+/// How many connections a test can queue: the kernel's cap on a listen
+/// queue, and the descriptors this process may open (raised to its hard limit).
+private func queueableConnections() -> Int {
+  let descriptors = (try? Syscall.raiseOpenFileLimitToHardLimit()) ?? 0
+  let fd = open("/proc/sys/net/core/somaxconn", O_RDONLY)
+  guard fd >= 0 else { return 0 }
+  defer { close(fd) }
+  var bytes = [UInt8](repeating: 0, count: 32)
+  let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+  guard count > 0 else { return 0 }
+  let text = String(decoding: bytes[..<count], as: UTF8.self)
+  let somaxconn = Int(text.trimmingPrefix(" ").prefix { $0.isNumber }) ?? 0
+  return min(somaxconn, descriptors - 100)
+}
+
 @Suite struct UnixSocketAddressTests {
   @Test func parsesAbsoluteRelativeAndTripleSlashForms() throws {
     let absolute = try SocketAddress(parsing: "unix:/run/gauged.sock")
@@ -135,6 +150,29 @@ private func makeStaleSocketFile(at path: String) throws {
         _ = try ListeningSocket(address: SocketAddress(parsing: "unix:\(path)"))
       }
       #expect(try Syscall.fileIdentity(at: path)?.isSocket == false)
+    }
+  }
+
+  /// More than the 1,024 connections the listener used to queue, when the
+  /// kernel (`net.core.somaxconn`) and this process's descriptors allow it.
+  @Test(.enabled(if: queueableConnections() > 1100))
+  func queuesAsManyConnectionsAsTheKernelAllows() throws {
+    try withSocketPath { path throws in
+      let listener = try ListeningSocket(address: SocketAddress(parsing: "unix:\(path)"))
+      defer { listener.close() }
+      var clients: [Int32] = []
+      defer { for fd in clients { close(fd) } }
+      let type = Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue)
+      while clients.count < 1100 {
+        let fd = try Syscall.socket(domain: AF_UNIX, type: type, protocol: 0)
+        clients.append(fd)
+        do {
+          _ = try Syscall.connect(fd: fd, address: listener.localAddress)
+        } catch {
+          Issue.record("the queue was full after \(clients.count - 1) connections: \(error)")
+          return
+        }
+      }
     }
   }
 

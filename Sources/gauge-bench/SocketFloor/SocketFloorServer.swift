@@ -12,7 +12,7 @@ enum SocketFloorServer {
     listeningOn address: SocketAddress, loops count: Int, messageBytes: Int
   ) throws(IOError) -> Never {
     let group = try EventLoopGroup(threads: count)
-    let listener = try ListeningSocket(address: address, backlog: 4096)
+    let listener = try ListeningSocket(address: address)
     let fanOut = FloorFanOut(
       loops: group.loops.map { LoopBound(FloorLoop(messageBytes: messageBytes), on: $0) })
     group.start()
