@@ -4,7 +4,8 @@ import GaugeStore
 
 /// gauged's command line.
 struct Options {
-  var listen = "127.0.0.1:50051"
+  /// Every `--listen`, in order; none means `defaultListen`.
+  var listen: [SocketAddress] = []
   var threads = 0
   var memoryOnly = false
   var dataDirectory = "./gauged-data"
@@ -15,6 +16,14 @@ struct Options {
   /// Limits, timers and compression of the transport, set by the flags below.
   var server = ServerConfiguration()
 
+  static let defaultListen = "127.0.0.1:50051"
+
+  /// Where to serve: every `--listen`, or the default.
+  var listenAddresses: [SocketAddress] {
+    // The default is a literal this file keeps valid.
+    listen.isEmpty ? [try! SocketAddress(parsing: Self.defaultListen)] : listen
+  }
+
   static let usage = """
     gauged: keeps live widgets and serves gauge.v1.WidgetService over gRPC (h2c).
 
@@ -23,7 +32,9 @@ struct Options {
     Options:
       --listen ADDRESS           Address to serve on: HOST:PORT, or unix:PATH for
                                  a Unix domain socket (default 127.0.0.1:50051).
-                                 Port 0 picks a free port; the bound address is
+                                 Repeat it to serve on several (say TCP for remote
+                                 dashboards and a socket for local producers).
+                                 Port 0 picks a free port; the bound addresses are
                                  printed on standard output once serving. The
                                  socket file is removed at exit, and one left by
                                  a gauged that was killed is replaced.
@@ -140,11 +151,10 @@ struct Options {
       switch flag {
       case "--listen":
         do {
-          _ = try SocketAddress(parsing: text)
+          options.listen.append(try SocketAddress(parsing: text))
         } catch {
           return invalid("HOST:PORT or unix:PATH (\(error.reason))")
         }
-        options.listen = text
       case "--threads":
         guard let number, (0...256).contains(number) else { return invalid("0...256") }
         options.threads = number

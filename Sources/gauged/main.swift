@@ -82,16 +82,18 @@ func closeStore() -> Bool {
 let server: GRPCServer
 do {
   server = try GRPCServer(
-    address: try SocketAddress(parsing: options.listen), threads: threads,
+    addresses: options.listenAddresses, threads: threads,
     configuration: configuration, services: [widgets, health] + reflection)
 } catch {
-  LineConsole.error("gauged: cannot serve on \(options.listen): \(error)")
+  LineConsole.error("gauged: \(error)")
   _ = closeStore()
   exit(1)
 }
 server.start()
+// The first address stays the first word after "listening on": scripts read it.
+let addresses = server.localAddresses.map(\.description).joined(separator: " and ")
 LineConsole.out(
-  "gauged \(version) listening on \(server.localAddress) (\(threads) threads, \(storeDescription))")
+  "gauged \(version) listening on \(addresses) (\(threads) threads, \(storeDescription))")
 
 let received = stopSignals.wait()
 server.shutdown(grace: options.shutdownGrace) {

@@ -16,6 +16,43 @@ import Testing
     return server
   }
 
+  @Test func oneServerAnswersOnTCPAndAUnixSocket() throws {
+    let path = "/tmp/grpc-loopback-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    let server = try GRPCServer(
+      addresses: [
+        try SocketAddress(parsing: "127.0.0.1:0"), try SocketAddress(parsing: "unix:\(path)"),
+      ],
+      threads: 2, configuration: ServerConfiguration(), services: [EchoService()])
+    server.start()
+    #expect(server.localAddresses.count == 2)
+    #expect(server.localAddresses[1].unixPath == path)
+    for address in server.localAddresses {
+      let client = try BlockingGRPCClient(address: address)
+      defer { client.close() }
+      let echo = client.unary(path: "/test.Echo/Echo", request: bytes("via \(address)"))
+      #expect(try echo.singleMessage() == bytes("via \(address)"))
+    }
+    server.stop()
+    #expect(access(path, F_OK) != 0, "the socket file outlived the server")
+  }
+
+  @Test func aSecondAddressThatCannotBeBoundReleasesTheFirst() throws {
+    let first = try SocketAddress(
+      parsing: "unix:/tmp/grpc-loopback-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock")
+    let taken = try ListeningSocket(address: SocketAddress(parsing: "127.0.0.1:0"))
+    defer { taken.close() }
+    #expect {
+      _ = try GRPCServer(
+        addresses: [first, taken.localAddress], threads: 1, configuration: ServerConfiguration(),
+        services: [EchoService()])
+    } throws: { error in
+      guard let failure = error as? BindFailure else { return false }
+      return failure.address == taken.localAddress && failure.error.errno == EADDRINUSE
+        && "\(failure)".hasPrefix("cannot serve on \(taken.localAddress): bind: ")
+    }
+    #expect(access(first.unixPath!, F_OK) != 0, "the first listener's file was left behind")
+  }
+
   @Test func blockingUnaryServerStreamingAndErrors() throws {
     let server = try Self.startServer()
     defer { server.stop() }

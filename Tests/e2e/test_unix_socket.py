@@ -25,9 +25,11 @@ def _is_socket(path) -> bool:
     return stat.S_ISSOCK(os.lstat(path).st_mode)
 
 
-def _refused_start(address: str) -> subprocess.CompletedProcess:
+def _refused_start(*addresses: str) -> subprocess.CompletedProcess:
+    """gauged with a --listen per address, run to completion."""
     binary = os.environ.get("GAUGED_BIN", str(REPO / ".build/debug/gauged"))
-    return subprocess.run([binary, "--memory", "--listen", address], stdin=subprocess.DEVNULL,
+    listen = [arg for address in addresses for arg in ("--listen", address)]
+    return subprocess.run([binary, "--memory", *listen], stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=10)
 
 
@@ -75,6 +77,41 @@ def test_the_socket_file_is_removed_at_exit_and_a_killed_servers_file_is_replace
             put(stub, widget("after-restart"))
     finally:
         assert restarted.stop() == 0
+
+
+def test_one_gauged_serves_tcp_and_a_unix_socket_together(tmp_path, new_id):
+    """--listen twice: a producer on the socket, a dashboard over TCP, one set of widgets."""
+    path = tmp_path / "gauged.sock"
+    both = Server(extra_args=["--listen", f"unix:{path}"])
+    both.start()
+    try:
+        assert f"listening on {both.address} and unix:{path} (" in both.stdout_path.read_text()
+        tcp_channel, dashboard = _stub(both.address)
+        unix_channel, producer = _stub(f"unix:{path}")
+        with tcp_channel, unix_channel:
+            wid = new_id()
+            put(producer, widget(wid))
+            events = dashboard.Subscribe(spb.SubscribeRequest(ids=[wid]), timeout=TIMEOUT)
+            assert next(events).upsert.id == wid
+            assert next(events).WhichOneof("event") == "synced"
+            producer.PublishValues(iter([spb.ValueUpdate(id=wid, value=4.5)]), timeout=TIMEOUT)
+            live = next(events)
+            assert (live.upsert.id, live.upsert.content.gauge.value) == (wid, 4.5)
+            events.cancel()
+    finally:
+        assert both.stop() == 0
+    assert not path.exists()
+
+
+def test_an_address_that_cannot_be_bound_stops_the_start_and_frees_the_others(tmp_path):
+    first = tmp_path / "first.sock"
+    taken = tmp_path / "notes.txt"
+    taken.write_text("not a socket")
+    result = _refused_start(f"unix:{first}", f"unix:{taken}")
+    assert result.returncode == 1, result.stderr
+    assert f"gauged: cannot serve on unix:{taken}: bind: Address already in use" in result.stderr
+    assert not first.exists()
+    assert taken.read_text() == "not a socket"
 
 
 def test_a_second_gauged_on_a_live_socket_exits_and_the_first_keeps_serving(unix_server):

@@ -1,45 +1,75 @@
 import GaugeIO
 
-/// A gRPC server: one listening socket, one event loop per thread, each
-/// loop owning the connections handed to it.
+/// A gRPC server: listening sockets (TCP, Unix, or both), one event loop
+/// per thread, each loop owning the connections handed to it.
 public final class GRPCServer: Sendable {
   private let group: EventLoopGroup
   private let contexts: [LoopContext]
-  private let acceptor: AcceptorBox
+  private let acceptors: AcceptorBox
 
-  /// Binds `address` and prepares `threads` loops; `start` begins serving.
+  /// Binds `addresses` in order and prepares `threads` loops; `start`
+  /// begins serving. Connections from every address share the loops,
+  /// round-robin.
   public init(
-    address: SocketAddress, threads: Int, configuration: ServerConfiguration,
+    addresses: [SocketAddress], threads: Int, configuration: ServerConfiguration,
     services: [any GRPCService]
   ) throws {
+    precondition(!addresses.isEmpty, "a server needs an address to listen on")
     let router = Router(services: services)
     self.group = try EventLoopGroup(threads: max(1, threads))
     self.contexts = group.loops.map {
       LoopContext(loop: $0, router: router, configuration: configuration)
     }
-    let listener = try ListeningSocket(address: address)
+    // Bound before any acceptor exists: a listener that fails to bind
+    // closes those bound before it as they go out of scope.
+    var listeners: [ListeningSocket] = []
+    for address in addresses {
+      do {
+        listeners.append(try ListeningSocket(address: address))
+      } catch {
+        throw BindFailure(address: address, error: error)
+      }
+    }
+    // One turn for all listeners: every acceptor runs on the first loop.
     var next = 0
     let contexts = self.contexts
-    let acceptor = Acceptor(
-      listener: listener, loop: contexts[0].loop,
-      pickLoop: {
-        defer { next = (next + 1) % contexts.count }
-        return contexts[next]
-      })
-    self.acceptor = AcceptorBox(acceptor: acceptor, address: listener.localAddress)
+    let pickLoop = {
+      defer { next = (next + 1) % contexts.count }
+      return contexts[next]
+    }
+    self.acceptors = AcceptorBox(
+      acceptors: listeners.map {
+        Acceptor(listener: $0, loop: contexts[0].loop, pickLoop: pickLoop)
+      },
+      addresses: listeners.map(\.localAddress))
   }
 
-  /// The bound address (the real port when asked for port 0).
-  public var localAddress: SocketAddress { acceptor.address }
+  /// Binds `address`; see `init(addresses:threads:configuration:services:)`.
+  public convenience init(
+    address: SocketAddress, threads: Int, configuration: ServerConfiguration,
+    services: [any GRPCService]
+  ) throws {
+    try self.init(
+      addresses: [address], threads: threads, configuration: configuration, services: services)
+  }
+
+  /// The bound addresses, in the order given (the real port when asked
+  /// for port 0).
+  public var localAddresses: [SocketAddress] { acceptors.addresses }
+
+  /// The first bound address.
+  public var localAddress: SocketAddress { acceptors.addresses[0] }
 
   public func start() {
     group.start()
-    let acceptor = self.acceptor
+    let acceptors = self.acceptors
     contexts[0].loop.execute {
-      do {
-        try acceptor.acceptor.start()
-      } catch {
-        fatalError("cannot watch the listening socket: \(error)")
+      for acceptor in acceptors.acceptors {
+        do {
+          try acceptor.start()
+        } catch {
+          fatalError("cannot watch the listening socket: \(error)")
+        }
       }
     }
   }
@@ -51,12 +81,12 @@ public final class GRPCServer: Sendable {
   /// connection is gone, at most about a second after the grace period.
   public func shutdown(grace: Duration, onBegin: () -> Void = {}) {
     onBegin()
-    let acceptor = self.acceptor
+    let acceptors = self.acceptors
     let contexts = self.contexts
-    // From the accepting loop, after the listener is closed, so that every
-    // connection it handed out is adopted before its loop starts draining.
+    // From the accepting loop, after the listeners are closed, so that every
+    // connection they handed out is adopted before its loop starts draining.
     contexts[0].loop.execute {
-      acceptor.acceptor.stop()
+      for acceptor in acceptors.acceptors { acceptor.stop() }
       for context in contexts {
         context.loop.execute {
           context.shutdown(grace: grace) { context.loop.stop() }
@@ -68,10 +98,10 @@ public final class GRPCServer: Sendable {
 
   /// Closes the listener and every connection, then stops the loops.
   public func stop() {
-    let acceptor = self.acceptor
+    let acceptors = self.acceptors
     for (index, context) in contexts.enumerated() {
       context.loop.execute {
-        if index == 0 { acceptor.acceptor.stop() }
+        if index == 0 { for acceptor in acceptors.acceptors { acceptor.stop() } }
         context.closeAll()
       }
     }
@@ -79,14 +109,22 @@ public final class GRPCServer: Sendable {
   }
 }
 
-/// @unchecked Sendable: the acceptor is created before the loops start and
-/// afterwards used only on the first loop.
-private final class AcceptorBox: @unchecked Sendable {
-  let acceptor: Acceptor
-  let address: SocketAddress
+/// A listener that could not be bound, named by the address asked for.
+public struct BindFailure: Error, CustomStringConvertible {
+  public let address: SocketAddress
+  public let error: IOError
 
-  init(acceptor: Acceptor, address: SocketAddress) {
-    self.acceptor = acceptor
-    self.address = address
+  public var description: String { "cannot serve on \(address): \(error)" }
+}
+
+/// @unchecked Sendable: the acceptors are created before the loops start
+/// and afterwards used only on the first loop.
+private final class AcceptorBox: @unchecked Sendable {
+  let acceptors: [Acceptor]
+  let addresses: [SocketAddress]
+
+  init(acceptors: [Acceptor], addresses: [SocketAddress]) {
+    self.acceptors = acceptors
+    self.addresses = addresses
   }
 }
