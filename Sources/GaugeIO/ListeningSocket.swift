@@ -54,7 +54,7 @@ public final class ListeningSocket {
         socketFile = nil
       }
       try Syscall.listen(fd: fd, backlog: backlog)
-      boundAddress = address.unixPath == nil ? try Syscall.getsockname(fd: fd) : address
+      boundAddress = try Syscall.getsockname(fd: fd)
     } catch {
       Syscall.close(fd: fd)
       throw error
@@ -70,10 +70,22 @@ public final class ListeningSocket {
       try Syscall.bind(fd: fd, address: address)
     } catch {
       guard error.errno == EADDRINUSE, try Syscall.fileIdentity(at: path)?.isSocket == true,
-        !Syscall.acceptsConnections(at: address)
+        !acceptsConnections(at: address)
       else { throw error }
       try Syscall.unlink(path: path)
       try Syscall.bind(fd: fd, address: address)
+    }
+  }
+
+  /// Whether a process accepts connections on the Unix socket at
+  /// `address`. Only a refusal says no: a full queue (a zero timeout) or
+  /// any other failure may be a live server, whose file must not be taken.
+  private static func acceptsConnections(at address: SocketAddress) -> Bool {
+    do {
+      try ConnectedSocket.connect(to: address, timeout: .zero).close()
+      return true
+    } catch {
+      return error.errno != ECONNREFUSED
     }
   }
 

@@ -24,21 +24,4 @@ extension Syscall {
   public static func unlink(path: String) throws(IOError) {
     _ = try retryingInterrupts("unlink") { Glibc.unlink(path) }
   }
-
-  /// Whether a process accepts connections on the Unix socket at
-  /// `address`. Only a refusal says no: a full backlog or any other failure
-  /// may be a live server, whose file must not be taken.
-  static func acceptsConnections(at address: SocketAddress) -> Bool {
-    let type = Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue)
-    guard let fd = try? socket(domain: address.family, type: type, protocol: 0) else {
-      return true
-    }
-    defer { close(fd: fd) }
-    do {
-      _ = try connect(fd: fd, address: address)
-      return true
-    } catch {
-      return error.errno != ECONNREFUSED
-    }
-  }
 }
