@@ -16,8 +16,12 @@ import Testing
     return server
   }
 
+  private static func unusedSocketPath() -> String {
+    "/tmp/grpc-loopback-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+  }
+
   @Test func oneServerAnswersOnTCPAndAUnixSocket() throws {
-    let path = "/tmp/grpc-loopback-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    let path = Self.unusedSocketPath()
     let server = try GRPCServer(
       addresses: [
         try SocketAddress(parsing: "127.0.0.1:0"), try SocketAddress(parsing: "unix:\(path)"),
@@ -37,8 +41,7 @@ import Testing
   }
 
   @Test func aSecondAddressThatCannotBeBoundReleasesTheFirst() throws {
-    let first = try SocketAddress(
-      parsing: "unix:/tmp/grpc-loopback-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock")
+    let first = try SocketAddress(parsing: "unix:\(Self.unusedSocketPath())")
     let taken = try ListeningSocket(address: SocketAddress(parsing: "127.0.0.1:0"))
     defer { taken.close() }
     #expect {

@@ -158,8 +158,8 @@ def test_connections_waits_for_every_subscriber(bench_server):
 
 
 def test_connections_over_a_unix_socket(tmp_path):
-    """The scenario's Unix socket rows: gauged and the floor on a socket
-    file, with two loops of subscribers connecting at once."""
+    """The scenario's Unix socket row: gauged on a socket file, with two
+    loops of subscribers connecting at once (the floor's test is below)."""
     server = Server(unix_socket=str(tmp_path / "gauged.sock"))
     server.start()
     try:
