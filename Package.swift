@@ -33,6 +33,10 @@ let package = Package(
       pkgConfig: "libprotobuf-c",
       providers: [.apt(["libprotobuf-c-dev"])]
     ),
+    .systemLibrary(
+      name: "CHTTPParser",
+      providers: [.apt(["libhttp-parser-dev"])]
+    ),
     // Linux calls that Swift's Glibc module does not import (epoll, eventfd, accept4).
     .systemLibrary(name: "CLinuxIO"),
     .systemLibrary(
@@ -57,6 +61,9 @@ let package = Package(
     // protobuf-c plumbing shared by the standard and interop services.
     .target(name: "ProtobufCSupport", dependencies: ["CProtobufC"], swiftSettings: strict),
 
+    // JSON values, a strict reader and a writer with the project's one
+    // string escaper.
+    .target(name: "GaugeJSON", swiftSettings: strict),
     // Plain Swift: widgets, validation, merge, revisions, the store protocol.
     .target(name: "GaugeDomain", swiftSettings: hotPath),
     // protobuf-c structs <-> domain values; google.rpc.Status details.
@@ -70,7 +77,7 @@ let package = Package(
     // HTTP/2 (nghttp2), gRPC streams, routing, the server.
     .target(
       name: "GRPCTransport",
-      dependencies: ["GaugeIO", "CNGHTTP2", "CZlib"],
+      dependencies: ["GaugeIO", "GaugeJSON", "CNGHTTP2", "CZlib", "CHTTPParser"],
       swiftSettings: hotPath
     ),
     // The client side of gRPC: a connection state machine on an nghttp2
@@ -109,7 +116,9 @@ let package = Package(
     // gaugectl's commands, JSON, rendering and terminal handling.
     .target(
       name: "GaugeCtlKit",
-      dependencies: ["GRPCClient", "GRPCTransport", "GaugeWire", "GaugeDomain", "GaugeIO"],
+      dependencies: [
+        "GRPCClient", "GRPCTransport", "GaugeWire", "GaugeDomain", "GaugeIO", "GaugeJSON",
+      ],
       swiftSettings: strict
     ),
     .executableTarget(
@@ -148,7 +157,7 @@ let package = Package(
       dependencies: [
         "GRPCClient", "GRPCTransport", "GRPCTransportTesting", "GaugeService",
         "GRPCStandardServices", "GaugeDomain", "GaugeWire", "GaugeStore", "GaugeCtlKit",
-        "GaugeIO",
+        "GaugeIO", "GaugeJSON",
       ],
       swiftSettings: strict
     ),
@@ -157,6 +166,7 @@ let package = Package(
     .executableTarget(
       name: "gauge-fuzz", dependencies: ["GaugeFuzz", "GaugeIO"], swiftSettings: strict),
 
+    .testTarget(name: "GaugeJSONTests", dependencies: ["GaugeJSON"], swiftSettings: strict),
     .testTarget(name: "GaugeDomainTests", dependencies: ["GaugeDomain"], swiftSettings: strict),
     .testTarget(
       name: "GaugeWireTests",
@@ -186,7 +196,7 @@ let package = Package(
     ),
     .testTarget(
       name: "GaugeCtlKitTests",
-      dependencies: ["GaugeCtlKit", "GaugeDomain", "GaugeWire"],
+      dependencies: ["GaugeCtlKit", "GaugeDomain", "GaugeWire", "GaugeJSON"],
       swiftSettings: strict
     ),
     .testTarget(

@@ -1,4 +1,5 @@
 import GaugeCtlKit
+import GaugeJSON
 
 /// Runs an input as a document for gaugectl's JSON reader (what `put
 /// --json` and `publish` read from files and pipes). The reader may refuse

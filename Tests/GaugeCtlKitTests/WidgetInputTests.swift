@@ -1,4 +1,5 @@
 import GaugeDomain
+import GaugeJSON
 import GaugeWire
 import Testing
 

@@ -1,4 +1,5 @@
 import CNGHTTP2
+import GaugeJSON
 
 /// One HTTP/2 connection carrying gRPC calls, as a state machine: bytes in
 /// through `receive`, bytes out through `drainOutput`, calls dispatched to
@@ -385,9 +386,7 @@ public final class GRPCServerConnection {
     _ stream: ServerStream, status: Int, title: String, detail: String, allow: String? = nil,
     headOnly: Bool = false
   ) {
-    let body =
-      "{\"type\":\"about:blank\",\"title\":\"\(title)\",\"status\":\(status),"
-      + "\"detail\":\"\(jsonEscaped(detail))\"}"
+    let body = JSONWriter.compact(ProblemDetails(status: status, detail: detail, title: title).json)
     respondPlain(
       stream, status: status, contentType: "application/problem+json", body: body,
       extraHeaders: allow.map { [HeaderField("allow", $0)] } ?? [], headOnly: headOnly)
@@ -867,23 +866,4 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
   package func pingAcknowledged(payload: UInt64) {
     pingAnswered(payload: payload)
   }
-}
-
-private func jsonEscaped(_ text: String) -> String {
-  var out = ""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\"": out += "\\\""
-    case "\\": out += "\\\\"
-    case "\n": out += "\\n"
-    default:
-      if scalar.value < 0x20 {
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
-    }
-  }
-  return out
 }

@@ -1,3 +1,5 @@
+import GaugeJSON
+
 /// `gaugectl get ID`.
 enum GetCommand: Command {
   static let name = "get"

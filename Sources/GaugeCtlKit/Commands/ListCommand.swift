@@ -1,3 +1,5 @@
+import GaugeJSON
+
 /// `gaugectl ls [PREFIX]`.
 enum ListCommand: Command {
   static let name = "ls"

@@ -1,5 +1,6 @@
 import GRPCClient
 import GRPCTransport
+import GaugeJSON
 import GaugeWire
 import Glibc
 

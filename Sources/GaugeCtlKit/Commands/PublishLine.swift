@@ -1,4 +1,5 @@
 import GaugeDomain
+import GaugeJSON
 
 /// One line of `gaugectl publish` input: `ID VALUE`, or a JSON object
 /// `{"id": "cpu", "value": 42}`. Blank lines and `#` comments are skipped.

@@ -1,5 +1,6 @@
 import GaugeDomain
 import GaugeIO
+import GaugeJSON
 import Glibc
 
 /// `gaugectl put ID --gauge V --min A --max B ...` or `put [ID] -f FILE`.

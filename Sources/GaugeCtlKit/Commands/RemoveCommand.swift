@@ -1,3 +1,5 @@
+import GaugeJSON
+
 /// `gaugectl rm ID...`.
 enum RemoveCommand: Command {
   static let name = "rm"

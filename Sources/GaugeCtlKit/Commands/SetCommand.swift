@@ -1,4 +1,5 @@
 import GaugeDomain
+import GaugeJSON
 
 /// `gaugectl set ID VALUE`: UpdateWidget with only the value.
 enum SetCommand: Command {

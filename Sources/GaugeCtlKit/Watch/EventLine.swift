@@ -1,4 +1,5 @@
 import GaugeDomain
+import GaugeJSON
 import GaugeWire
 
 /// `gaugectl watch --events`: one line per Subscribe event, as

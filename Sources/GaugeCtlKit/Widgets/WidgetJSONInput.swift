@@ -1,4 +1,5 @@
 import GaugeDomain
+import GaugeJSON
 
 /// `gaugectl put ID -f widget.json`: a widget described in JSON, in either
 /// of two shapes, both with the schema's field names:

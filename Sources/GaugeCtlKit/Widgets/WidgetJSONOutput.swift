@@ -1,4 +1,5 @@
 import GaugeDomain
+import GaugeJSON
 
 /// Widgets as JSON for `--json`: the schema's field names and nesting, enum
 /// values by name, absent fields left out. `put -f` reads this form back.

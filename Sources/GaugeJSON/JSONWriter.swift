@@ -64,6 +64,14 @@ public enum JSONWriter {
     return "\(number)"
   }
 
+  /// `text` as a JSON string literal, quotes included: the one escaper
+  /// every JSON the project writes goes through.
+  public static func quoted(_ text: String) -> String {
+    var out = ""
+    writeString(text, into: &out)
+    return out
+  }
+
   private static func writeString(_ text: String, into out: inout String) {
     out += "\""
     for scalar in text.unicodeScalars {
@@ -75,7 +83,7 @@ public enum JSONWriter {
       case "\t": out += "\\t"
       default:
         // C1 too: raw, `Console` would show it as `\x9B`, which is not JSON.
-        if scalar.isControlCharacter {
+        if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) {
           let hex = String(scalar.value, radix: 16)
           out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         } else {

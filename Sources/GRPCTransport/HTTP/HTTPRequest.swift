@@ -1,0 +1,109 @@
+/// One HTTP request as every face sees it, whichever protocol carried it:
+/// HTTP/1.1 and HTTP/2 sessions both build this.
+public struct HTTPRequest: Sendable {
+  /// `GET`, `POST`, ... as sent (methods are case-sensitive).
+  public var method: String
+  /// The target's path, still percent-encoded (`/widgets/cpu`).
+  public var path: String
+  /// The target's query without the `?`, still percent-encoded; nil when absent.
+  public var query: String?
+  public var headers: HTTPFields
+  /// The whole body (bodies are bounded by the session before a face sees them).
+  public var body: [UInt8]
+  public var version: HTTPVersion
+
+  public init(
+    method: String, path: String, query: String? = nil, headers: HTTPFields = HTTPFields(),
+    body: [UInt8] = [], version: HTTPVersion = .http1_1
+  ) {
+    self.method = method
+    self.path = path
+    self.query = query
+    self.headers = headers
+    self.body = body
+    self.version = version
+  }
+
+  /// Splits a request target (`/widgets?prefix=c`) into path and query.
+  public init(
+    method: String, target: String, headers: HTTPFields = HTTPFields(), body: [UInt8] = [],
+    version: HTTPVersion = .http1_1
+  ) {
+    if let question = target.firstIndex(of: "?") {
+      self.init(
+        method: method, path: String(target[..<question]),
+        query: String(target[target.index(after: question)...]), headers: headers, body: body,
+        version: version)
+    } else {
+      self.init(
+        method: method, path: target, query: nil, headers: headers, body: body, version: version)
+    }
+  }
+
+  /// The query's parameters in order, percent- and `+`-decoded.
+  public var queryItems: [(name: String, value: String)] {
+    guard let query, !query.isEmpty else { return [] }
+    return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+      if let equals = pair.firstIndex(of: "=") {
+        return (
+          URLComponentDecoding.decode(pair[..<equals]),
+          URLComponentDecoding.decode(pair[pair.index(after: equals)...])
+        )
+      }
+      return (URLComponentDecoding.decode(pair), "")
+    }
+  }
+
+  /// The first value of query parameter `name`.
+  public func queryValue(_ name: String) -> String? {
+    queryItems.first { $0.name == name }?.value
+  }
+}
+
+public enum HTTPVersion: Sendable, Equatable {
+  case http1_0
+  case http1_1
+  case http2
+}
+
+/// Percent-decoding of a path segment or query component (`+` is a space
+/// in a query, as HTML forms send it).
+public enum URLComponentDecoding {
+  public static func decode(_ text: Substring, plusIsSpace: Bool = true) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count)
+    var iterator = text.utf8.makeIterator()
+    while let byte = iterator.next() {
+      switch byte {
+      case UInt8(ascii: "+") where plusIsSpace:
+        bytes.append(UInt8(ascii: " "))
+      case UInt8(ascii: "%"):
+        guard let high = iterator.next() else {
+          bytes.append(byte)
+          break
+        }
+        guard let low = iterator.next() else {
+          bytes.append(contentsOf: [byte, high])
+          break
+        }
+        if let h = hexValue(high), let l = hexValue(low) {
+          bytes.append(h << 4 | l)
+        } else {
+          bytes.append(contentsOf: [byte, high, low])
+        }
+      default:
+        bytes.append(byte)
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}
