@@ -10,6 +10,9 @@ import Glibc
 public final class ConnectionGroup {
   let router: Router
   let configuration: ServerConfiguration
+  /// What answers requests that are not gRPC calls.
+  let httpResponder: any HTTPResponder
+  var http1Configuration: HTTP1Configuration { configuration.http1 }
   let frameBuffer: SharedFrameBuffer?
   let blockCache: NGHTTP2BlockCache?
   /// Paths already resolved to a method: clients call the same few methods
@@ -37,9 +40,15 @@ public final class ConnectionGroup {
   /// `sharesFrameBuffer`: the connections serialize frames in one buffer,
   /// and reuse the small blocks nghttp2 frees, which is safe because they
   /// all run on one loop.
-  public init(router: Router, configuration: ServerConfiguration, sharesFrameBuffer: Bool = true) {
+  public init(
+    router: Router, configuration: ServerConfiguration, httpResponder: (any HTTPResponder)? = nil,
+    sharesFrameBuffer: Bool = true
+  ) {
     self.router = router
     self.configuration = configuration
+    self.httpResponder =
+      httpResponder
+      ?? BannerResponder(serverName: configuration.serverName, services: router.serviceNames)
     self.frameBuffer = sharesFrameBuffer ? SharedFrameBuffer() : nil
     self.blockCache = sharesFrameBuffer ? NGHTTP2BlockCache() : nil
   }

@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
   /// (the peer stopped reading, or holds its flow-control window shut)
   /// for this long is closed; nil waits forever.
   public var writeStallTimeout: Duration? = .seconds(60)
+  /// Limits and timers of HTTP/1.1 connections.
+  public var http1 = HTTP1Configuration()
 
   /// Pings, both ways, as grpc-core does them (`doc/keepalive.md`).
   public struct Keepalive: Sendable {

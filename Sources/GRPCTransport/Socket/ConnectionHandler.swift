@@ -1,25 +1,36 @@
 import GaugeIO
 
-/// Moves bytes between one TCP socket and its `GRPCServerConnection`, on
-/// the loop that owns both. Output of every stream is gathered and written
-/// once per loop turn.
+/// Moves bytes between one socket and the session that speaks its
+/// protocol, on the loop that owns both: the first bytes decide between
+/// HTTP/2 (the client preface) and HTTP/1.1 (anything else). Output is
+/// gathered and written once per loop turn.
 final class ConnectionHandler: EventLoopHandler {
+  /// The protocol session behind the socket.
+  private enum Session {
+    /// Every byte so far agrees with the HTTP/2 client preface.
+    case detecting([UInt8])
+    case http2(GRPCServerConnection)
+    case http1(HTTP1ServerConnection)
+  }
+
   private let socket: ConnectedSocket
   private let loop: EventLoop
   private let readBuffer: UnsafeMutableRawBufferPointer
   private let scratch: OutputScratch
-  private var connection: GRPCServerConnection!
+  private let group: ConnectionGroup
+  private var session = Session.detecting([])
   private var output = SocketOutput()
   private var flushScheduled = false
-  private var wantsWritable = false
+  private var interest = Interest.readable
   private var closeAfterFlush = false
   private(set) var isClosed = false
   /// Read or wrote since the last idle sweep (see `trimIfIdle`).
   private var activeSinceSweep = true
   private var trimmed = false
   private let onClose: (ConnectionHandler) -> Void
-  /// What the connection's output callback and the flush hold.
+  /// What the sessions' output callbacks, the flush and timers hold.
   private let back = BackReference<ConnectionHandler>()
+  private var detectionTimer: TimerHandle?
 
   private var readBudget = ReadBudget()
   /// Output the socket has not taken yet beyond which nothing more is
@@ -36,10 +47,8 @@ final class ConnectionHandler: EventLoopHandler {
     self.loop = loop
     self.readBuffer = readBuffer
     self.scratch = scratch
+    self.group = group
     self.onClose = onClose
-    self.connection = GRPCServerConnection(
-      group: group, scheduler: LoopScheduler(loop: loop),
-      outputReady: { [back] in back.target?.scheduleFlush() })
     back.target = self
   }
 
@@ -49,8 +58,63 @@ final class ConnectionHandler: EventLoopHandler {
 
   func start() throws(IOError) {
     try loop.register(fd: socket.fd, interest: .readable, handler: self)
-    // The server's SETTINGS go out first.
-    scheduleFlush()
+    // A peer that says nothing, or never gets past the preface, is not
+    // waited for beyond the time an HTTP/1.1 head may take.
+    detectionTimer = loop.schedule(after: group.http1Configuration.headTimeout) { [back] in
+      back.target?.detectionTimedOut()
+    }
+  }
+
+  private func detectionTimedOut() {
+    detectionTimer = nil
+    if case .detecting = session { close() }
+  }
+
+  /// Ends detection: the session for `verdict` takes the bytes read so far.
+  private func begin(_ verdict: ProtocolDetection.Verdict, with bytes: [UInt8]) -> Bool {
+    if let detectionTimer { loop.cancel(detectionTimer) }
+    detectionTimer = nil
+    switch verdict {
+    case .undecided:
+      session = .detecting(bytes)
+      return true
+    case .http2:
+      let connection = GRPCServerConnection(
+        group: group, scheduler: LoopScheduler(loop: loop),
+        outputReady: { [back] in back.target?.scheduleFlush() })
+      session = .http2(connection)
+      return bytes.withUnsafeBytes { connection.receive($0) }
+    case .http1:
+      let connection = HTTP1ServerConnection(
+        responder: group.httpResponder, configuration: group.http1Configuration,
+        scheduler: LoopScheduler(loop: loop),
+        outputReady: { [back] in back.target?.scheduleFlush() })
+      connection.inputResumed = { [back] in back.target?.resumeReading() }
+      session = .http1(connection)
+      bytes.withUnsafeBytes { _ = connection.receive($0) }
+      if !connection.wantsInput { setInterest(reading: false) }
+      return true
+    }
+  }
+
+  /// Hands bytes to the session. False when the connection is beyond saving.
+  private func deliver(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    switch session {
+    case .http2(let connection):
+      return connection.receive(bytes)
+    case .http1(let connection):
+      connection.receive(bytes)
+      if !connection.wantsInput { setInterest(reading: false) }
+      return true
+    case .detecting(var buffered):
+      buffered += bytes
+      return begin(ProtocolDetection.verdict(buffered), with: buffered)
+    }
+  }
+
+  private func resumeReading() {
+    guard !isClosed, case .http1(let connection) = session, connection.wantsInput else { return }
+    setInterest(reading: true)
   }
 
   func readable() {
@@ -70,13 +134,19 @@ final class ConnectionHandler: EventLoopHandler {
       case .wouldBlock:
         return
       case .processed(0):
-        // The peer will send nothing more; whatever it is owed still goes out.
-        closeAfterFlush = true
+        // The peer will send nothing more; whatever it is owed still goes
+        // out (HTTP/1.1 answers may still be on their way from the store).
+        if case .http1(let connection) = session {
+          connection.inputEnded()
+          setInterest(reading: false)
+        } else {
+          closeAfterFlush = true
+        }
         scheduleFlush()
         return
       case .processed(let count):
         noteActivity()
-        if !connection.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])) {
+        if !deliver(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])) {
           // Beyond saving: the GOAWAY goes out if the socket takes it now,
           // and a peer that flooded us is not waited for.
           flush()
@@ -85,8 +155,10 @@ final class ConnectionHandler: EventLoopHandler {
         }
         scheduleFlush()
         let again = readBudget.read(count, asked: asked, othersWaiting: loop.hasQueuedTasks)
-        connection.limitInboundBacklog(readBudget.limitsBacklog)
-        guard again else { return }
+        if case .http2(let connection) = session {
+          connection.limitInboundBacklog(readBudget.limitsBacklog)
+        }
+        guard again, interest.contains(.readable) else { return }
       }
     }
   }
@@ -111,7 +183,7 @@ final class ConnectionHandler: EventLoopHandler {
   private func flush() {
     flushScheduled = false
     guard !isClosed else { return }
-    if connection.abandoned {
+    if sessionAbandoned {
       close()
       return
     }
@@ -123,14 +195,14 @@ final class ConnectionHandler: EventLoopHandler {
           // The common case: the frames go out from the loop's buffer, and
           // only what the socket leaves is kept by this connection.
           scratch.bytes.removeAll(keepingCapacity: true)
-          if !connection.drainOutput(into: &scratch.bytes, limit: Self.outputHighWater) {
+          if !drainSession(into: &scratch.bytes, limit: Self.outputHighWater) {
             closeAfterFlush = true
           }
           guard !scratch.bytes.isEmpty else { break }
           result = try output.write(scratch.bytes, to: socket)
         } else {
           if output.pending < Self.outputHighWater,
-            !output.refill({ connection.drainOutput(into: &$0, limit: Self.outputHighWater) })
+            !output.refill({ drainSession(into: &$0, limit: Self.outputHighWater) })
           {
             closeAfterFlush = true
           }
@@ -144,13 +216,46 @@ final class ConnectionHandler: EventLoopHandler {
       noteActivity()
       if !result.drained {
         setWritable(true)
-        connection.socketFlushed(bytesWritten: written, backlog: output.pending)
+        sessionFlushed(bytesWritten: written, backlog: output.pending)
         return
       }
     }
     setWritable(false)
-    connection.socketFlushed(bytesWritten: written, backlog: 0)
-    if closeAfterFlush || !connection.isAlive { close() }
+    sessionFlushed(bytesWritten: written, backlog: 0)
+    if closeAfterFlush || !sessionIsAlive { close() }
+  }
+
+  // MARK: The session, whichever it is
+
+  private var sessionAbandoned: Bool {
+    if case .http2(let connection) = session { return connection.abandoned }
+    return false
+  }
+
+  private func drainSession(into buffer: inout [UInt8], limit: Int) -> Bool {
+    switch session {
+    case .http2(let connection): connection.drainOutput(into: &buffer, limit: limit)
+    case .http1(let connection): connection.drainOutput(into: &buffer, limit: limit)
+    case .detecting: true
+    }
+  }
+
+  private func sessionFlushed(bytesWritten: Int, backlog: Int) {
+    switch session {
+    case .http2(let connection):
+      connection.socketFlushed(bytesWritten: bytesWritten, backlog: backlog)
+    case .http1(let connection):
+      connection.socketFlushed(bytesWritten: bytesWritten, backlog: backlog)
+    case .detecting: break
+    }
+  }
+
+  private var sessionIsAlive: Bool {
+    switch session {
+    case .http2(let connection): connection.isAlive
+    case .http1(let connection): connection.isAlive
+    case .detecting: true
+    }
   }
 
   private func noteActivity() {
@@ -168,7 +273,13 @@ final class ConnectionHandler: EventLoopHandler {
       activeSinceSweep = false
       return .active
     }
-    guard !trimmed, output.pending == 0, connection.trimIdleMemory() else { return .quiet }
+    let trimmedSession =
+      switch session {
+      case .http2(let connection): connection.trimIdleMemory()
+      case .http1(let connection): connection.trimIdleMemory()
+      case .detecting: false
+      }
+    guard !trimmed, output.pending == 0, trimmedSession else { return .quiet }
     output.releaseBuffer()
     trimmed = true
     return .trimmed
@@ -177,19 +288,39 @@ final class ConnectionHandler: EventLoopHandler {
   /// The server is stopping: the peer is told to open no more streams.
   func beginShutdown() {
     guard !isClosed else { return }
-    connection.beginShutdown()
+    switch session {
+    case .http2(let connection): connection.beginShutdown()
+    case .http1(let connection): connection.beginShutdown()
+    case .detecting: close()
+    }
   }
 
   /// Calls still running end with UNAVAILABLE.
   func endGracePeriod() {
     guard !isClosed else { return }
-    connection.endGracePeriod()
+    switch session {
+    case .http2(let connection): connection.endGracePeriod()
+    case .http1(let connection): connection.endGracePeriod()
+    case .detecting: close()
+    }
   }
 
   private func setWritable(_ writable: Bool) {
-    guard writable != wantsWritable else { return }
-    wantsWritable = writable
-    try? loop.setInterest(fd: socket.fd, writable ? [.readable, .writable] : .readable)
+    var wanted = interest
+    if writable { wanted.insert(.writable) } else { wanted.remove(.writable) }
+    updateInterest(wanted)
+  }
+
+  private func setInterest(reading: Bool) {
+    var wanted = interest
+    if reading { wanted.insert(.readable) } else { wanted.remove(.readable) }
+    updateInterest(wanted)
+  }
+
+  private func updateInterest(_ wanted: Interest) {
+    guard wanted != interest, !isClosed else { return }
+    interest = wanted
+    try? loop.setInterest(fd: socket.fd, wanted)
   }
 
   func close() {
@@ -197,7 +328,13 @@ final class ConnectionHandler: EventLoopHandler {
     isClosed = true
     loop.deregister(fd: socket.fd)
     socket.close()
-    connection.connectionLost()
+    if let detectionTimer { loop.cancel(detectionTimer) }
+    detectionTimer = nil
+    switch session {
+    case .http2(let connection): connection.connectionLost()
+    case .http1(let connection): connection.connectionLost()
+    case .detecting: break
+    }
     onClose(self)
   }
 }

@@ -9,16 +9,18 @@ public final class GRPCServer: Sendable {
 
   /// Binds `addresses` in order and prepares `threads` loops; `start`
   /// begins serving. Connections from every address share the loops,
-  /// round-robin.
+  /// round-robin. `httpResponder` answers what is not a gRPC call (by
+  /// default, a banner at `/`).
   public init(
     addresses: [SocketAddress], threads: Int, configuration: ServerConfiguration,
-    services: [any GRPCService]
+    services: [any GRPCService], httpResponder: (any HTTPResponder)? = nil
   ) throws {
     precondition(!addresses.isEmpty, "a server needs an address to listen on")
     let router = Router(services: services)
     self.group = try EventLoopGroup(threads: max(1, threads))
     self.contexts = group.loops.map {
-      LoopContext(loop: $0, router: router, configuration: configuration)
+      LoopContext(
+        loop: $0, router: router, configuration: configuration, httpResponder: httpResponder)
     }
     // Bound before any acceptor exists: a listener that fails to bind
     // closes those bound before it as they go out of scope.
@@ -47,10 +49,11 @@ public final class GRPCServer: Sendable {
   /// Binds `address`; see `init(addresses:threads:configuration:services:)`.
   public convenience init(
     address: SocketAddress, threads: Int, configuration: ServerConfiguration,
-    services: [any GRPCService]
+    services: [any GRPCService], httpResponder: (any HTTPResponder)? = nil
   ) throws {
     try self.init(
-      addresses: [address], threads: threads, configuration: configuration, services: services)
+      addresses: [address], threads: threads, configuration: configuration, services: services,
+      httpResponder: httpResponder)
   }
 
   /// The bound addresses, in the order given (the real port when asked

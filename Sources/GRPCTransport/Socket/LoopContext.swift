@@ -18,9 +18,13 @@ final class LoopContext: @unchecked Sendable {
   /// spare memory back one to two intervals after its last read or write.
   private static let idleSweepInterval = Duration.seconds(1)
 
-  init(loop: EventLoop, router: Router, configuration: ServerConfiguration) {
+  init(
+    loop: EventLoop, router: Router, configuration: ServerConfiguration,
+    httpResponder: (any HTTPResponder)?
+  ) {
     self.loop = loop
-    self.group = ConnectionGroup(router: router, configuration: configuration)
+    self.group = ConnectionGroup(
+      router: router, configuration: configuration, httpResponder: httpResponder)
     self.readBuffer = .allocate(byteCount: 64 << 10, alignment: 16)
   }
 
