@@ -90,7 +90,7 @@ let package = Package(
     // gauge.v1.WidgetService handlers.
     .target(
       name: "GaugeService",
-      dependencies: ["GaugeDomain", "GaugeWire", "GRPCTransport"],
+      dependencies: ["GaugeDomain", "GaugeWire", "GRPCTransport", "GaugeJSON"],
       swiftSettings: hotPath
     ),
     // grpc.health.v1.Health and server reflection (v1 and v1alpha).
@@ -175,7 +175,9 @@ let package = Package(
     ),
     .testTarget(
       name: "GaugeServiceTests",
-      dependencies: ["GaugeService", "GaugeDomain", "GRPCTransport"],
+      dependencies: [
+        "GaugeService", "GaugeDomain", "GRPCTransport", "GRPCTransportTesting", "GaugeJSON",
+      ],
       swiftSettings: strict
     ),
     .testTarget(name: "GaugeIOTests", dependencies: ["GaugeIO"], swiftSettings: strict),

@@ -150,6 +150,35 @@ public final class InMemoryWidgetStore: WidgetStore {
     }
   }
 
+  public func put(_ request: WidgetPut, precondition: WritePrecondition) throws(WidgetError)
+    -> (widget: Widget, created: Bool)
+  {
+    try upserted(
+      apply { (table, now) throws(WidgetError) in
+        try table.check(precondition, id: request.id)
+        return try table.put(request, now: now)
+      })
+  }
+
+  public func update(_ request: WidgetUpdate, precondition: WritePrecondition) throws(WidgetError)
+    -> (widget: Widget, created: Bool)
+  {
+    try upserted(
+      apply { (table, now) throws(WidgetError) in
+        try table.check(precondition, id: request.id)
+        return try table.update(request, now: now)
+      })
+  }
+
+  public func delete(id: String, precondition: WritePrecondition) throws(WidgetError) {
+    let retention = tombstoneRetentionMs
+    _ = try apply { (table, now) throws(WidgetError) in
+      try table.check(precondition, id: id)
+      table.expireTombstones(removedBefore: now - retention)
+      return try table.delete(id: id, now: now)
+    }
+  }
+
   public func snapshot() -> (widgets: [Widget], lastRevision: UInt64) {
     table.withLock { table in (table.widgets, table.lastRevision) }
   }
@@ -203,6 +232,13 @@ public final class InMemoryWidgetStore: WidgetStore {
     ValueChange(
       id: widget.id, value: widget.content.templateValue, revision: widget.revision,
       updatedAtMs: widget.updatedAtMs, tableSlot: slot)
+  }
+
+  private func upserted(_ change: WidgetChange) -> (widget: Widget, created: Bool) {
+    guard case .upserted(let widget, let created) = change else {
+      preconditionFailure("an upsert produced \(change)")
+    }
+    return (widget, created)
   }
 
   private func upsertedWidget(_ change: WidgetChange) -> Widget {

@@ -16,6 +16,11 @@ public enum WidgetError: Error, Sendable, Equatable {
   case notFound(id: String)
   /// The store could not make the change durable; nothing was applied.
   case unavailable(String)
+  /// A write's `WritePrecondition` did not hold: the widget is now at
+  /// `currentRevision`, or is absent when that is nil. Nothing was applied.
+  case preconditionFailed(id: String, currentRevision: UInt64?)
+  /// A create that must not replace found the id taken.
+  case alreadyExists(id: String)
 
   /// One line for `grpc-message`: `field: rule; field: rule`.
   public var message: String {
@@ -26,6 +31,12 @@ public enum WidgetError: Error, Sendable, Equatable {
       "widget \"\(id)\" not found"
     case .unavailable(let reason):
       reason
+    case .preconditionFailed(let id, let revision?):
+      "widget \"\(id)\" has changed: its revision is now \(revision)"
+    case .preconditionFailed(let id, nil):
+      "widget \"\(id)\" does not exist"
+    case .alreadyExists(let id):
+      "widget \"\(id)\" already exists"
     }
   }
 }

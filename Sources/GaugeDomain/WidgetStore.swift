@@ -61,6 +61,15 @@ public protocol WidgetStore: Sendable {
   func get(id: String) throws(WidgetError) -> Widget
   func list(_ query: ListQuery) throws(WidgetError) -> WidgetPage
   func delete(id: String) throws(WidgetError)
+  /// `put`, applied only when `precondition` holds for `request.id`, checked
+  /// atomically with the write.
+  func put(_ request: WidgetPut, precondition: WritePrecondition) throws(WidgetError)
+    -> (widget: Widget, created: Bool)
+  /// `update` under `precondition`; also tells whether it created the widget.
+  func update(_ request: WidgetUpdate, precondition: WritePrecondition) throws(WidgetError)
+    -> (widget: Widget, created: Bool)
+  /// `delete` under `precondition`.
+  func delete(id: String, precondition: WritePrecondition) throws(WidgetError)
   /// Every widget in id order and the revision they are consistent with.
   func snapshot() -> (widgets: [Widget], lastRevision: UInt64)
   func changes(since revision: UInt64) -> ChangesSince

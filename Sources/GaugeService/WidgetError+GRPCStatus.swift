@@ -30,6 +30,10 @@ extension WidgetError {
       return GRPCStatus(.notFound, message)
     case .unavailable:
       return GRPCStatus(.unavailable, message)
+    case .preconditionFailed:
+      return GRPCStatus(.failedPrecondition, message)
+    case .alreadyExists:
+      return GRPCStatus(.alreadyExists, message)
     }
   }
 }

@@ -32,4 +32,11 @@ import Testing
     let details = try #require(status.details)
     #expect(status.message.utf8.count + details.count < 2048)
   }
+
+  @Test func failedPreconditionsAndTakenIDsHaveTheirOwnCodes() {
+    let stale = WidgetError.preconditionFailed(id: "a", currentRevision: 4).grpcStatus
+    #expect(stale.code == .failedPrecondition)
+    #expect(stale.message == "widget \"a\" has changed: its revision is now 4")
+    #expect(WidgetError.alreadyExists(id: "a").grpcStatus.code == .alreadyExists)
+  }
 }

@@ -5,13 +5,9 @@ import GaugeDomain
 /// `accessoryCircular`); a number passes through as it is, so the server
 /// can judge unknown ones.
 enum EnumNames {
-  static let styles: [(GaugeStyle, String)] = [
-    (.automatic, "AUTOMATIC"), (.linearCapacity, "LINEAR_CAPACITY"),
-    (.accessoryLinear, "ACCESSORY_LINEAR"), (.accessoryLinearCapacity, "ACCESSORY_LINEAR_CAPACITY"),
-    (.accessoryCircular, "ACCESSORY_CIRCULAR"),
-    (.accessoryCircularCapacity, "ACCESSORY_CIRCULAR_CAPACITY"), (.circular, "CIRCULAR"),
-    (.linear, "LINEAR"),
-  ]
+  static let styles: [(GaugeStyle, String)] = GaugeStyle.allCases.map {
+    ($0, $0.schemaName.uppercased())
+  }
 
   static let trends: [(Trend, String)] = [
     (.unspecified, "TREND_UNSPECIFIED"), (.up, "UP"), (.down, "DOWN"), (.flat, "FLAT"),

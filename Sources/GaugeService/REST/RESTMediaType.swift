@@ -1,0 +1,35 @@
+/// Just enough of media types for the REST face: a `Content-Type`'s type
+/// without parameters, and whether an `Accept` lets JSON through.
+enum RESTMediaType {
+  /// `Application/JSON; charset=utf-8` → `application/json`.
+  static func essence(of contentType: String) -> String {
+    let type = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+    return type.trimmingBlanks().lowercased()
+  }
+
+  /// True when `accept` is absent or admits `application/json`. A range
+  /// with `q=0` is a refusal.
+  static func acceptsJSON(_ accept: String?) -> Bool {
+    guard let accept, !accept.trimmingBlanks().isEmpty else { return true }
+    return accept.split(separator: ",").contains { range in
+      let parts = range.split(separator: ";")
+      let type = (parts.first ?? "").trimmingBlanks().lowercased()
+      let refused = parts.dropFirst().contains { parameter in
+        let pair = parameter.split(separator: "=", maxSplits: 1)
+        guard pair.count == 2, pair[0].trimmingBlanks().lowercased() == "q" else { return false }
+        return Double(pair[1].trimmingBlanks()) == 0
+      }
+      return !refused
+        && ["application/json", "application/*", "*/*"].contains(type)
+    }
+  }
+}
+
+extension StringProtocol {
+  fileprivate func trimmingBlanks() -> String {
+    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) })
+    else { return "" }
+    return String(self[first...last])
+  }
+}
