@@ -66,6 +66,12 @@ let reflection = ReflectionService.allVersions(listing: [widgets.serviceName, He
 // Health answers for every service served, itself and reflection included.
 let health = HealthService(
   services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName))
+// Everything that is not a gRPC call: REST, live events, the index page.
+let web = WebRouter(
+  rest: RESTFace(store: store), events: EventsFace(store: store, hub: hub),
+  index: IndexPage(
+    serverName: configuration.serverName,
+    services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName)))
 
 /// Flushes and releases the store; false when acknowledged-in-memory
 /// changes could not be written.
@@ -83,7 +89,7 @@ let server: GRPCServer
 do {
   server = try GRPCServer(
     addresses: options.listenAddresses, threads: threads,
-    configuration: configuration, services: [widgets, health] + reflection)
+    configuration: configuration, services: [widgets, health] + reflection, httpResponder: web)
 } catch {
   LineConsole.error("gauged: \(error)")
   _ = closeStore()

@@ -2,7 +2,7 @@ import GaugeJSON
 
 /// An RFC 9457 problem: what every HTTP face and session answers an error
 /// with, as `application/problem+json`.
-public struct ProblemDetails: Sendable, Equatable {
+public struct ProblemDetails: Error, Sendable, Equatable {
   /// One field that broke one rule (`content.value`, `2.4 is outside [0, 1]`).
   public struct FieldError: Sendable, Equatable {
     public var field: String

@@ -10,6 +10,13 @@ enum RESTMediaType {
   /// True when `accept` is absent or admits `application/json`. A range
   /// with `q=0` is a refusal.
   static func acceptsJSON(_ accept: String?) -> Bool {
+    accepts(accept, "application/json")
+  }
+
+  /// True when `accept` is absent or admits `mediaType` (`type/subtype`,
+  /// lower case), by name or by a wildcard range.
+  static func accepts(_ accept: String?, _ mediaType: String) -> Bool {
+    let majorRange = (mediaType.split(separator: "/").first.map(String.init) ?? "") + "/*"
     guard let accept, !accept.trimmingBlanks().isEmpty else { return true }
     return accept.split(separator: ",").contains { range in
       let parts = range.split(separator: ";")
@@ -20,7 +27,7 @@ enum RESTMediaType {
         return Double(pair[1].trimmingBlanks()) == 0
       }
       return !refused
-        && ["application/json", "application/*", "*/*"].contains(type)
+        && [mediaType, majorRange, "*/*"].contains(type)
     }
   }
 }

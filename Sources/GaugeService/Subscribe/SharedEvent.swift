@@ -3,10 +3,13 @@ import GaugeDomain
 import GaugeWire
 
 /// One change as every subscriber on one loop receives it: encoded at most
-/// once, however many subscribers it reaches.
+/// once per face, however many subscribers it reaches.
 final class SharedEvent: SubscriptionEvent {
   let change: WidgetChange
   private var encoded: FramedMessage?
+  /// What other faces made of it, by encoding; empty (and unallocated)
+  /// while only gRPC subscribers see it.
+  private var faceEncodings: [(encoding: ObjectIdentifier, bytes: [UInt8])] = []
 
   init(_ change: WidgetChange) {
     self.change = change
@@ -25,6 +28,16 @@ final class SharedEvent: SubscriptionEvent {
     return false
   }
 
+  /// The change as `Encoding` writes it, made once for every subscriber of
+  /// the loop that uses that encoding.
+  func encoded<Encoding: EventEncoding>(by _: Encoding.Type) -> [UInt8] {
+    let key = ObjectIdentifier(Encoding.self)
+    if let found = faceEncodings.first(where: { $0.encoding == key }) { return found.bytes }
+    let bytes = Encoding.encode(change)
+    faceEncodings.append((key, bytes))
+    return bytes
+  }
+
   /// The `WidgetEvent` message, framed for gRPC: encoded once for every
   /// subscriber of the loop that wants it.
   var framed: FramedMessage {
@@ -39,4 +52,9 @@ final class SharedEvent: SubscriptionEvent {
     encoded = framed
     return framed
   }
+}
+
+/// How a face other than gRPC writes a change for its subscribers.
+protocol EventEncoding {
+  static func encode(_ change: WidgetChange) -> [UInt8]
 }

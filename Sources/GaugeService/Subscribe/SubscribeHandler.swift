@@ -51,40 +51,15 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
     // both in the initial state and offered live, and the queue drops the
     // live copy by revision; attaching later could miss it.
     inbox = context.hub.attach(self, call: call)
-    queue = SubscriberQueue(minIntervalMs: Int64(query.minIntervalMs))
-    begin(query)
+    queue = context.startQueue(
+      filter: filter, sinceRevision: query.sinceRevision, includeSnapshot: query.includeSnapshot,
+      minIntervalMs: Int64(query.minIntervalMs))
     // A strong capture: the call drops this closure when it finishes or its
     // stream closes, and a weak one would put every event's reference
     // counting of the handler on the slow path.
     call.onOutboundDrained = { [self] in pump() }
     call.sendInitialMetadata(Metadata())
     pump()
-  }
-
-  private func begin(_ query: SubscribeQuery) {
-    let store = context.store
-    if let since = query.sinceRevision {
-      if case .changes(let upserts, let removals, let lastRevision) = store.changes(since: since) {
-        var events = upserts.filter { filter.matches($0.id) }.map { SharedEvent(widget: $0) }
-        events += removals.filter { filter.matches($0.id) }.map {
-          SharedEvent(.removed(id: $0.id, revision: $0.revision))
-        }
-        queue.begin(resetFirst: false, initial: events, revision: lastRevision)
-        return
-      }
-      // The server cannot tell what changed since then: start over.
-      let (widgets, lastRevision) = store.snapshot()
-      queue.begin(resetFirst: true, initial: snapshotEvents(widgets), revision: lastRevision)
-      return
-    }
-    let (widgets, lastRevision) = store.snapshot()
-    queue.begin(
-      resetFirst: false, initial: query.includeSnapshot ? snapshotEvents(widgets) : [],
-      revision: lastRevision)
-  }
-
-  private func snapshotEvents(_ widgets: [Widget]) -> [SharedEvent] {
-    widgets.filter { filter.matches($0.id) }.map { SharedEvent(widget: $0) }
   }
 
   func receiveEnd() {
@@ -100,7 +75,7 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
   private func detach() {
     inbox?.detach(self)
     inbox = nil
-    intervalWake?.timer?.cancel()
+    intervalWake?.cancel()
     intervalWake = nil
     call.onOutboundDrained = nil
   }
@@ -160,19 +135,9 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
     else { return }
     let wake = intervalWake ?? IntervalWake()
     intervalWake = wake
-    if let wakeAtMs = wake.atMs, wakeAtMs <= dueMs { return }
-    wake.timer?.cancel()
-    wake.atMs = dueMs
-    wake.timer = call.schedule(after: .milliseconds(dueMs - nowMs)) { [weak self] in
-      self?.intervalWake?.atMs = nil
-      self?.intervalWake?.timer = nil
-      self?.pump()
+    let call = self.call
+    wake.schedule(atMs: dueMs, nowMs: nowMs, using: { call.schedule(after: $0, $1) }) {
+      [weak self] in self?.pump()
     }
   }
-}
-
-/// The timer that sends events a minimum interval held back.
-private final class IntervalWake {
-  var timer: ScheduledWork?
-  var atMs: Int64?
 }

@@ -9,4 +9,38 @@ final class SubscriptionContext: Sendable {
     self.store = store
     self.hub = hub
   }
+
+  /// The queue a new subscription starts from: the changes since
+  /// `sinceRevision` when the store can tell them, otherwise a reset and a
+  /// snapshot; without `sinceRevision`, a snapshot (or nothing, when
+  /// `includeSnapshot` is false). Attach to the hub before calling: a change
+  /// made in between is then both here and offered live, and the queue
+  /// drops the live copy by revision.
+  func startQueue(
+    filter: WidgetFilter, sinceRevision: UInt64?, includeSnapshot: Bool, minIntervalMs: Int64
+  ) -> SubscriberQueue<SharedEvent> {
+    var queue = SubscriberQueue<SharedEvent>(minIntervalMs: minIntervalMs)
+    func snapshotEvents(_ widgets: [Widget]) -> [SharedEvent] {
+      widgets.filter { filter.matches($0.id) }.map { SharedEvent(widget: $0) }
+    }
+    if let since = sinceRevision {
+      if case .changes(let upserts, let removals, let lastRevision) = store.changes(since: since) {
+        var events = upserts.filter { filter.matches($0.id) }.map { SharedEvent(widget: $0) }
+        events += removals.filter { filter.matches($0.id) }.map {
+          SharedEvent(.removed(id: $0.id, revision: $0.revision))
+        }
+        queue.begin(resetFirst: false, initial: events, revision: lastRevision)
+        return queue
+      }
+      // The server cannot tell what changed since then: start over.
+      let (widgets, lastRevision) = store.snapshot()
+      queue.begin(resetFirst: true, initial: snapshotEvents(widgets), revision: lastRevision)
+      return queue
+    }
+    let (widgets, lastRevision) = store.snapshot()
+    queue.begin(
+      resetFirst: false, initial: includeSnapshot ? snapshotEvents(widgets) : [],
+      revision: lastRevision)
+    return queue
+  }
 }

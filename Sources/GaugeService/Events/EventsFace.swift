@@ -1,0 +1,103 @@
+import GRPCTransport
+import GaugeDomain
+
+/// `GET /widgets/events`: live widgets as Server-Sent Events, for browsers'
+/// `EventSource`. Query: `ids=a,b` (or repeated), `prefix=`,
+/// `min_interval_ms=`; `Last-Event-ID` (or `since_revision=`) resumes.
+public final class EventsFace: HTTPResponder {
+  public static let path = "/widgets/events"
+  private let context: SubscriptionContext
+
+  /// `hub` must be the store's observer, as for `WidgetService`.
+  public init(store: any WidgetStore, hub: ChangeHub) {
+    self.context = SubscriptionContext(store: store, hub: hub)
+  }
+
+  public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
+    guard request.method == "GET" || request.method == "HEAD" else {
+      return exchange.respond(
+        ProblemDetails(
+          status: 405, detail: "\(request.method) is not allowed here; allowed: GET, HEAD",
+          headers: ["allow": "GET, HEAD"]
+        ).response)
+    }
+    guard RESTMediaType.accepts(request.headers["accept"], "text/event-stream") else {
+      return exchange.respond(
+        ProblemDetails(
+          status: 406, detail: "this resource is text/event-stream, which Accept excludes"
+        ).response)
+    }
+    let query: EventsQuery
+    switch EventsQuery.parse(request) {
+    case .success(let parsed): query = parsed
+    case .failure(let problem): return exchange.respond(problem.response)
+    }
+    let stream = ServerSentEventStream(
+      exchange: exchange, context: context, filter: query.filter)
+    stream.start(sinceRevision: query.sinceRevision, minIntervalMs: query.minIntervalMs)
+  }
+}
+
+/// What an events request asks for, every problem with it named.
+struct EventsQuery {
+  var filter: WidgetFilter
+  var sinceRevision: UInt64?
+  var minIntervalMs: Int64
+
+  static func parse(_ request: HTTPRequest) -> Result<EventsQuery, ProblemDetails> {
+    var errors: [ProblemDetails.FieldError] = []
+    var ids: [String] = []
+    var prefix = ""
+    var minIntervalMs: Int64 = 0
+    var since: UInt64?
+    for (name, value) in request.queryItems {
+      switch name {
+      case "ids", "id":
+        ids += value.split(separator: ",").map(String.init)
+      case "prefix":
+        prefix = value
+      case "min_interval_ms":
+        guard let number = Int64(value), number >= 0 else {
+          errors.append(.init(field: name, detail: "\"\(value)\" is not a whole number ≥ 0"))
+          continue
+        }
+        minIntervalMs = number
+      case "since_revision":
+        guard let number = UInt64(value) else {
+          errors.append(.init(field: name, detail: "\"\(value)\" is not a revision"))
+          continue
+        }
+        since = number
+      default:
+        errors.append(
+          .init(
+            field: name,
+            detail: "is not a parameter here (ids, prefix, min_interval_ms, since_revision)"))
+      }
+    }
+    if let lastEventID = request.headers["last-event-id"], !lastEventID.isEmpty {
+      // An EventSource sends back the last id it saw; ours are revisions.
+      if let number = UInt64(lastEventID) {
+        since = number
+      } else {
+        errors.append(.init(field: "Last-Event-ID", detail: "\"\(lastEventID)\" is not a revision"))
+      }
+    }
+    let filter = WidgetFilter(ids: ids, idPrefix: prefix)
+    for violation in filter.violations() {
+      let field = violation.field.replacingPrefix("id_prefix", with: "prefix")
+      errors.append(.init(field: field, detail: violation.description))
+    }
+    guard errors.isEmpty else {
+      let summary = errors.map { "\($0.field): \($0.detail)" }.joined(separator: "; ")
+      return .failure(ProblemDetails(status: 422, detail: summary, errors: errors))
+    }
+    return .success(EventsQuery(filter: filter, sinceRevision: since, minIntervalMs: minIntervalMs))
+  }
+}
+
+extension String {
+  fileprivate func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+    hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
+  }
+}

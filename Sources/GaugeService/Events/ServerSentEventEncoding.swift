@@ -1,0 +1,44 @@
+import GaugeDomain
+import GaugeJSON
+
+/// Changes as Server-Sent Events (WHATWG HTML, section 9.2): an `event:`
+/// line naming the kind and one `data:` line of JSON. The `id:` line is
+/// the subscriber's own (see `ServerSentEventStream`), so it is not here.
+enum ServerSentEventEncoding: EventEncoding {
+  static func encode(_ change: WidgetChange) -> [UInt8] {
+    switch change {
+    case .upserted(let widget, _):
+      return event("upsert", data: JSONWriter.compact(RESTWidgetJSON.json(widget)))
+    case .removed(let id, let revision):
+      return event(
+        "removed",
+        data: JSONWriter.compact(
+          .object([("id", .string(id)), ("revision", .number(Double(revision)))])))
+    }
+  }
+
+  static func synced(revision: UInt64) -> [UInt8] {
+    Array("id: \(revision)\n".utf8) + revisionEvent("synced", revision)
+  }
+
+  static func reset(revision: UInt64) -> [UInt8] {
+    revisionEvent("reset", revision)
+  }
+
+  static func idLine(_ revision: UInt64) -> [UInt8] {
+    Array("id: \(revision)\n".utf8)
+  }
+
+  /// A comment: ignored by `EventSource`, but it keeps proxies from
+  /// closing a quiet stream.
+  static let keepalive: [UInt8] = Array(": keepalive\n\n".utf8)
+
+  private static func revisionEvent(_ name: String, _ revision: UInt64) -> [UInt8] {
+    event(name, data: "{\"revision\":\(revision)}")
+  }
+
+  /// JSON written compactly has no line break, so one `data:` line holds it.
+  private static func event(_ name: String, data: String) -> [UInt8] {
+    Array("event: \(name)\ndata: \(data)\n\n".utf8)
+  }
+}

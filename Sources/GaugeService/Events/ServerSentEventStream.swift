@@ -1,0 +1,120 @@
+import GRPCTransport
+import GaugeDomain
+
+/// One `GET /widgets/events` stream: the snapshot (or the changes since
+/// `Last-Event-ID`), `synced`, then live changes, as Server-Sent Events.
+/// The same subscription core as gRPC's Subscribe: the loop's inbox offers
+/// changes, a `SubscriberQueue` coalesces them per widget while the reader
+/// is behind, so a slow reader costs memory bounded by what it watches.
+///
+/// An event carries `id:` (its revision) only when nothing before it is
+/// still owed: an `EventSource` that reconnects sends the last id it saw as
+/// `Last-Event-ID`, and resuming from it must miss nothing. Snapshot events
+/// and events sent out of revision order by coalescing carry none.
+final class ServerSentEventStream: InboxSubscriber {
+  private let exchange: any HTTPExchange
+  private let context: SubscriptionContext
+  private var inbox: LoopInbox?
+  private var queue = SubscriberQueue<SharedEvent>()
+  var filter: WidgetFilter
+  var inboxSlot: Int32 = -1
+  /// False until `synced` went out (again after a reset).
+  private var live = false
+  private var keepaliveTimer: ScheduledWork?
+  private var intervalWake: IntervalWake?
+
+  /// About one socket write's worth: past it, events wait (coalesced) for
+  /// the socket to drain.
+  private static let lowWaterBytes = 16 << 10
+  static let keepaliveInterval = Duration.seconds(15)
+
+  init(exchange: any HTTPExchange, context: SubscriptionContext, filter: WidgetFilter) {
+    self.exchange = exchange
+    self.context = context
+    self.filter = filter
+  }
+
+  func start(sinceRevision: UInt64?, minIntervalMs: Int64) {
+    inbox = context.hub.attach(self, executor: exchange.scheduler.loopExecutor)
+    queue = context.startQueue(
+      filter: filter, sinceRevision: sinceRevision, includeSnapshot: true,
+      minIntervalMs: minIntervalMs)
+    exchange.startStream(
+      status: 200,
+      headers: [
+        "content-type": "text/event-stream", "cache-control": "no-store",
+        // Proxies that buffer responses (nginx) would hold events back.
+        "x-accel-buffering": "no",
+      ])
+    // Strong captures: the exchange drops both when it ends.
+    exchange.onOutboundDrained = { [self] in pump() }
+    exchange.onCancel = { [self] in detach() }
+    scheduleKeepalive()
+    pump()
+  }
+
+  private func detach() {
+    inbox?.detach(self)
+    inbox = nil
+    keepaliveTimer?.cancel()
+    keepaliveTimer = nil
+    intervalWake?.cancel()
+    intervalWake = nil
+    exchange.onOutboundDrained = nil
+    exchange.onCancel = nil
+  }
+
+  func offer(_ event: SharedEvent) -> Bool {
+    guard !exchange.isFinished else { return true }
+    if exchange.pendingOutboundBytes < Self.lowWaterBytes, queue.sendsDirect(event) {
+      send(event, caughtUp: true)
+      return true
+    }
+    queue.offer(event)
+    return false
+  }
+
+  func pump() {
+    guard !exchange.isFinished else { return }
+    let nowMs = queue.minIntervalMs > 0 ? MonotonicClock.milliseconds(exchange.scheduler.now) : 0
+    while exchange.pendingOutboundBytes < Self.lowWaterBytes, let output = queue.next(nowMs: nowMs)
+    {
+      switch output {
+      case .event(let event):
+        send(event, caughtUp: live && queue.isEmpty)
+      case .synced(let revision):
+        live = true
+        exchange.write(ServerSentEventEncoding.synced(revision: revision))
+      case .reset(let revision):
+        live = false
+        exchange.write(ServerSentEventEncoding.reset(revision: revision))
+      }
+    }
+    scheduleWake(nowMs: nowMs)
+  }
+
+  private func send(_ event: SharedEvent, caughtUp: Bool) {
+    let encoded = event.encoded(by: ServerSentEventEncoding.self)
+    exchange.write(caughtUp ? ServerSentEventEncoding.idLine(event.revision) + encoded : encoded)
+  }
+
+  private func scheduleKeepalive() {
+    keepaliveTimer = exchange.scheduler.schedule(after: Self.keepaliveInterval) { [weak self] in
+      guard let self, !self.exchange.isFinished else { return }
+      self.exchange.write(ServerSentEventEncoding.keepalive)
+      self.scheduleKeepalive()
+    }
+  }
+
+  private func scheduleWake(nowMs: Int64) {
+    guard queue.minIntervalMs > 0,
+      let dueMs = queue.nextDueMs(nowMs: nowMs), dueMs > nowMs
+    else { return }
+    let wake = intervalWake ?? IntervalWake()
+    intervalWake = wake
+    let scheduler = exchange.scheduler
+    wake.schedule(atMs: dueMs, nowMs: nowMs, using: { scheduler.schedule(after: $0, $1) }) {
+      [weak self] in self?.pump()
+    }
+  }
+}

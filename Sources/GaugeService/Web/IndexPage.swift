@@ -1,0 +1,43 @@
+import GRPCTransport
+
+/// `GET /`: what gauged is and where each face answers, as plain text for
+/// people with curl and for tools.
+public struct IndexPage: HTTPResponder {
+  private let text: String
+
+  public init(serverName: String, services: [String]) {
+    var lines = [
+      serverName,
+      "Live widgets (gauges, progress bars, values), on one port for every client.",
+      "",
+      "gRPC (HTTP/2, prior knowledge):",
+    ]
+    lines += services.map { "  " + $0 }
+    lines += [
+      "",
+      "REST/JSON (HTTP/1.1 or HTTP/2):",
+      "  GET    /widgets?prefix=&page_size=&page_token=",
+      "  POST   /widgets",
+      "  GET    /widgets/{id}",
+      "  PUT    /widgets/{id}",
+      "  PATCH  /widgets/{id}        (application/merge-patch+json)",
+      "  DELETE /widgets/{id}",
+      "  POST   /values              (NDJSON, or text/plain lines \"ID VALUE\")",
+      "",
+      "Live updates (Server-Sent Events):",
+      "  GET    /widgets/events?ids=a,b&prefix=&min_interval_ms=",
+    ]
+    self.text = lines.joined(separator: "\n") + "\n"
+  }
+
+  public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
+    guard request.method == "GET" || request.method == "HEAD" else {
+      return exchange.respond(
+        ProblemDetails(
+          status: 405, detail: "/ answers GET and HEAD", headers: ["allow": "GET, HEAD"]
+        ).response)
+    }
+    exchange.respond(
+      HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: text))
+  }
+}
