@@ -102,10 +102,18 @@ import Testing
     #expect(service.handlers.isEmpty)
   }
 
-  @Test func postRootWithoutGRPCAnswersWithTheBanner() {
+  /// `/` belongs to the HTTP faces, which answer GET and HEAD there.
+  @Test func postRootWithoutGRPCIsMethodNotAllowed() {
     let (response, _) = request(method: "POST", path: "/", contentType: "text/plain")
-    #expect(response.header(":status") == "200")
-    #expect(String(decoding: response.body, as: UTF8.self).contains("test.Echo"))
+    #expect(response.header(":status") == "405")
+    #expect(response.header("allow") == "GET, HEAD")
+  }
+
+  @Test func unknownPathsWithoutGRPCAreNotFound() {
+    let (response, service) = request(method: "GET", path: "/nowhere", contentType: nil)
+    #expect(response.header(":status") == "404")
+    #expect(response.header("content-type") == "application/problem+json")
+    #expect(service.handlers.isEmpty)
   }
 
   @Test func grpcPostToRootIsStillARoutingError() {
@@ -145,6 +153,6 @@ import Testing
   @Test func otherMethodsOnRootAreMethodNotAllowed() {
     let (response, _) = request(method: "PUT", path: "/", contentType: nil)
     #expect(response.header(":status") == "405")
-    #expect(response.header("allow") == "GET, HEAD, POST")
+    #expect(response.header("allow") == "GET, HEAD")
   }
 }

@@ -35,14 +35,9 @@ def plain_request(peer: RawPeer, method: str, path: str, content_type=None, body
     return sid
 
 
-@pytest.mark.parametrize(
-    "method,content_type,body",
-    [("GET", None, None), ("POST", "text/plain", b"hello")],
-    ids=["get", "post-not-grpc"],
-)
-def test_root_answers_with_a_banner(server, method, content_type, body):
+def test_root_answers_with_a_banner(server):
     with RawPeer(server.port) as peer:
-        sid = plain_request(peer, method, "/", content_type, body)
+        sid = plain_request(peer, "GET", "/")
         head = peer.headers[sid][0]
         assert head[b":status"] == b"200", head
         assert head[b"content-type"].startswith(b"text/plain"), head
@@ -50,6 +45,15 @@ def test_root_answers_with_a_banner(server, method, content_type, body):
     name, _, version = text.splitlines()[0].partition("/")
     assert name == "gauged" and version, text
     assert "gauge.v1.WidgetService" in text
+
+
+def test_root_is_for_reading_only(server):
+    """`/` belongs to the HTTP faces: a POST there that is not gRPC is 405."""
+    with RawPeer(server.port) as peer:
+        sid = plain_request(peer, "POST", "/", "text/plain", b"hello")
+        head = peer.headers[sid][0]
+        assert head[b":status"] == b"405", head
+        assert head[b"allow"] == b"GET, HEAD", head
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="no curl here")

@@ -188,7 +188,7 @@ extension GRPCServerConnection {
   public func beginShutdown() {
     guard shutdownPhase == .serving else { return }
     shutdownPhase = .noticeSent
-    for stream in Array(streams.values) where stream.callIsLive {
+    for stream in Array(streams.values) where stream.callIsLive || stream.call == nil {
       stream.handler?.serverShutdownBegan()
     }
     // The stall clock restarts with the shorter timeout.

@@ -178,6 +178,8 @@ public final class GRPCServerConnection {
       if stream.callIsLive {
         stream.call?.markFinished()
         stream.handler?.cancel(GRPCStatus(.unavailable, "connection lost"))
+      } else if stream.call == nil {
+        stream.handler?.cancel(GRPCStatus(.unavailable, "connection lost"))
       }
       stream.call?.detach()
     }
@@ -186,31 +188,28 @@ public final class GRPCServerConnection {
   // MARK: Dispatch
 
   private func dispatch(_ stream: ServerStream, head: borrowing RequestHead, endStream: Bool) {
-    // HEAD gets what GET would, without the content (RFC 9110 section 9.3.2):
-    // a body there is a protocol error to HTTP/2 clients.
-    let headOnly = head.method == .head
-    if head.isRootPath {
-      if head.method == .get || headOnly || (head.method == .post && !head.isGRPC) {
-        respondBanner(stream, headOnly: headOnly)
+    // Not gRPC: REST, live events, the index page (the HTTP faces); a
+    // gRPC method's path is still told what gRPC needs.
+    guard head.isGRPC else {
+      guard case .found = group.route(head.path) else {
+        beginHTTPRequest(stream, head: head, endStream: endStream)
         return
       }
       if head.method != .post {
         respondHTTP(
-          stream, status: 405, title: "Method Not Allowed",
-          detail: "/ answers GET, HEAD and POST", allow: "GET, HEAD, POST")
-        return
+          stream, status: 405, title: "Method Not Allowed", detail: "gRPC requires POST",
+          allow: "POST", headOnly: head.method == .head)
+      } else {
+        respondHTTP(
+          stream, status: 415, title: "Unsupported Media Type",
+          detail: "content-type must be application/grpc, got \"\(head.contentType)\"")
       }
+      return
     }
     guard head.method == .post else {
       respondHTTP(
         stream, status: 405, title: "Method Not Allowed", detail: "gRPC requires POST",
-        allow: "POST", headOnly: headOnly)
-      return
-    }
-    guard head.isGRPC else {
-      respondHTTP(
-        stream, status: 415, title: "Unsupported Media Type",
-        detail: "content-type must be application/grpc, got \"\(head.contentType)\"")
+        allow: "POST", headOnly: head.method == .head)
       return
     }
     if let key = head.badBinaryHeader {
@@ -390,14 +389,6 @@ public final class GRPCServerConnection {
     respondPlain(
       stream, status: status, contentType: "application/problem+json", body: body,
       extraHeaders: allow.map { [HeaderField("allow", $0)] } ?? [], headOnly: headOnly)
-  }
-
-  private func respondBanner(_ stream: ServerStream, headOnly: Bool) {
-    let text = ServerBanner.text(
-      serverName: group.configuration.serverName, services: group.router.serviceNames)
-    respondPlain(
-      stream, status: 200, contentType: "text/plain; charset=utf-8", body: text,
-      headOnly: headOnly)
   }
 
   /// `headOnly`: the answer to HEAD, the same headers with the body's
@@ -666,7 +657,10 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
       guard bytes.count <= stream.declaredBytesLeft else { return rejectMalformed(stream) }
       stream.declaredBytesLeft -= Int64(bytes.count)
     }
-    guard stream.callIsLive else { return }
+    guard stream.callIsLive else {
+      collectHTTPBody(stream, bytes)
+      return
+    }
     let before = stream.deframer.bufferedBytes
     defer { partialRequestBytes += stream.deframer.bufferedBytes - before }
     var delivered = false
@@ -725,7 +719,10 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     guard let stream = streams[streamID] else { return }
     // Less content than declared.
     guard stream.declaredBytesLeft <= 0 else { return rejectMalformed(stream) }
-    guard stream.callIsLive else { return }
+    guard stream.callIsLive else {
+      httpRequestEnded(stream)
+      return
+    }
     if stream.deframer.bufferedBytes > 0 {
       failCall(
         stream,
@@ -754,6 +751,9 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     if stream.callIsLive {
       stream.call?.markFinished()
       stream.handler?.cancel(GRPCStatus(.cancelled, "the client cancelled the call"))
+    } else if stream.call == nil {
+      // An HTTP face's exchange, told its stream is gone.
+      stream.handler?.cancel(GRPCStatus(.cancelled, "the stream closed"))
     }
     stream.call?.detach()
     if stream.outboundIsShared { _ = stream.discardOutbound() }
@@ -780,7 +780,11 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
         // Asked each time the stream runs dry, so the source detaches only
         // when the handler holds nothing back.
         guard stream.call?.holdsBack == true, let drained = stream.call?.onOutboundDrained else {
-          break
+          // A streaming HTTP face (events) may have more once it drains.
+          guard stream.call == nil, stream.handler != nil else { break }
+          askHTTPStreamForMore(stream)
+          if stream.pendingOutboundBytes == 0, stream.ending == nil { break }
+          continue
         }
         drained()
         if stream.pendingOutboundBytes == 0, stream.ending == nil { break }

@@ -32,6 +32,9 @@ struct RequestHead {
   }
 
   var method = RequestMethod.other
+  /// The method's name when it is none of `RequestMethod`'s (PUT, PATCH,
+  /// DELETE reach the HTTP faces this way).
+  private(set) var otherMethod = ""
   /// The `:path` as received. Bytes, in a buffer `reset` keeps: routing
   /// needs no String, and making one per request showed in profiles.
   private(set) var path: [UInt8] = []
@@ -68,6 +71,7 @@ struct RequestHead {
       method = RequestMethod(value)
       // A method gauged knows is a token already.
       guard method != .other || HTTPFieldSyntax.isValidMethod(value) else { return .malformed }
+      if method == .other { otherMethod = String(decoding: value, as: UTF8.self) }
       seen.insert(.method)
     case .path:
       guard !seen.contains(.path), HTTPFieldSyntax.isValidPath(value) else { return .malformed }
@@ -174,7 +178,17 @@ struct RequestHead {
 
   var pathText: String { String(decoding: path, as: UTF8.self) }
 
-  var isRootPath: Bool { path.count == 1 && path[0] == UInt8(ascii: "/") }
+  /// The method as sent.
+  var methodText: String {
+    switch method {
+    case .get: "GET"
+    case .head: "HEAD"
+    case .post: "POST"
+    case .options: "OPTIONS"
+    case .connect: "CONNECT"
+    case .other: otherMethod
+    }
+  }
 
   /// Empty again, keeping the path's buffer for the next block unless a
   /// long path made it large: pooled blocks outlive their requests. Field
@@ -183,6 +197,7 @@ struct RequestHead {
   /// bookkeeping (`HeaderListTests` holds this to a fresh head).
   mutating func reset() {
     method = .other
+    if !otherMethod.isEmpty { otherMethod = "" }
     if path.capacity > Self.keptPathCapacity {
       path = []
     } else {

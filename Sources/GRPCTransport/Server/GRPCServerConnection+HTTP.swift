@@ -1,0 +1,107 @@
+/// Requests that are not gRPC calls, handed to the HTTP faces through an
+/// `HTTP2Exchange`: the same request model and responder as HTTP/1.1.
+extension GRPCServerConnection {
+  func beginHTTPRequest(_ stream: ServerStream, head: borrowing RequestHead, endStream: Bool) {
+    var fields = HTTPFields()
+    if !head.contentType.isEmpty { fields.append("content-type", head.contentType) }
+    for (key, value) in head.metadata {
+      if case .text(let text) = value { fields.append(key, text) }
+    }
+    let request = HTTPRequest(
+      method: head.methodText, target: head.pathText, headers: fields, version: .http2)
+    let exchange = HTTP2Exchange(
+      request: request, stream: stream, connection: self, scheduler: scheduler)
+    stream.handler = exchange
+    if endStream { httpRequestEnded(stream) }
+  }
+
+  /// Body bytes of a non-gRPC request; true when the stream carries one.
+  @discardableResult
+  func collectHTTPBody(_ stream: ServerStream, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard stream.call == nil, let exchange = stream.handler as? HTTP2Exchange else { return false }
+    let limit = group.http1Configuration.maxBodyBytes
+    if !exchange.collect(bytes, limit: limit) {
+      _ = exchange.takeRequest()
+      exchange.respond(
+        ProblemDetails(status: 413, detail: "the request body is larger than \(limit) bytes")
+          .response)
+    }
+    return true
+  }
+
+  /// True when the stream carries a non-gRPC request (now handed over).
+  @discardableResult
+  func httpRequestEnded(_ stream: ServerStream) -> Bool {
+    guard stream.call == nil, let exchange = stream.handler as? HTTP2Exchange else { return false }
+    if let request = exchange.takeRequest() {
+      group.httpResponder.handle(request, exchange: exchange)
+    }
+    return true
+  }
+
+  func respond(on stream: ServerStream, with response: HTTPResponse, headOnly: Bool) {
+    guard streams[stream.id] === stream else { return }
+    stream.responseStarted = true
+    var headers = [HeaderField(":status", String(response.status))]
+    for field in response.headers where !Self.isConnectionSpecific(field.name) {
+      headers.append(HeaderField(field.name, field.value))
+    }
+    headers.append(HeaderField("content-length", String(response.body.count)))
+    if headOnly || response.body.isEmpty {
+      session.submitFinalResponse(streamID: stream.id, headers: headers)
+      outputReady()
+      return
+    }
+    stream.outbound.append(contentsOf: response.body)
+    queuedResponseBytes += response.body.count
+    stream.ending = .endStream
+    session.submitResponseHeaders(streamID: stream.id, headers: PackedHeaders(headers))
+    wake(stream)
+  }
+
+  func startHTTPStream(on stream: ServerStream, status: Int, headers: HTTPFields, headOnly: Bool) {
+    guard streams[stream.id] === stream else { return }
+    stream.responseStarted = true
+    var fields = [HeaderField(":status", String(status))]
+    for field in headers where !Self.isConnectionSpecific(field.name) {
+      fields.append(HeaderField(field.name, field.value))
+    }
+    if headOnly {
+      session.submitFinalResponse(streamID: stream.id, headers: fields)
+    } else {
+      session.submitResponseHeaders(streamID: stream.id, headers: PackedHeaders(fields))
+    }
+    outputReady()
+  }
+
+  func writeHTTPStream(on stream: ServerStream, _ bytes: [UInt8]) {
+    guard streams[stream.id] === stream, stream.ending == nil else { return }
+    stream.outbound.append(contentsOf: bytes)
+    queuedResponseBytes += bytes.count
+    wake(stream)
+  }
+
+  func finishHTTPStream(on stream: ServerStream) {
+    guard streams[stream.id] === stream, stream.ending == nil else { return }
+    stream.ending = .endStream
+    wake(stream)
+  }
+
+  /// A stream that ran dry asks its streaming face for more.
+  func askHTTPStreamForMore(_ stream: ServerStream) {
+    guard stream.call == nil, let exchange = stream.handler as? HTTP2Exchange,
+      let drained = exchange.onOutboundDrained
+    else { return }
+    drained()
+  }
+
+  /// HTTP/2 forbids these (RFC 9113 section 8.2.2).
+  private static func isConnectionSpecific(_ name: String) -> Bool {
+    switch name {
+    case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade",
+      "content-length":
+      true
+    default: false
+    }
+  }
+}
