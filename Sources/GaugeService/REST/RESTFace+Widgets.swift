@@ -29,12 +29,11 @@ extension RESTFace {
       query.pageSize = pageSize
     }
     let page = try perform { () throws(WidgetError) in try store.list(query) }
-    var members: [(key: String, value: JSONValue)] = [
-      ("widgets", .array(page.widgets.map(RESTWidgetJSON.json)))
+    let members: [(key: String, value: JSONValue)] = [
+      ("widgets", .array(page.widgets.map(RESTWidgetJSON.json))),
+      // Always there: empty on the last page.
+      ("next_page_token", .string(page.nextPageToken)),
     ]
-    if !page.nextPageToken.isEmpty {
-      members.append(("next_page_token", .string(page.nextPageToken)))
-    }
     return .now(Self.jsonResponse(200, .object(members)))
   }
 
