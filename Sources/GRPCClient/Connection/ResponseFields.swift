@@ -64,7 +64,7 @@ struct ResponseFields {
     guard let number = Int32(raw), let code = GRPCStatus.Code(rawValue: number) else {
       return GRPCStatus(.unknown, "unknown grpc-status \"\(raw)\"")
     }
-    let message = value("grpc-message").map(PercentEncoding.decode) ?? ""
+    let message = value("grpc-message").map { PercentEncoding.decode($0) } ?? ""
     let details = value("grpc-status-details-bin").flatMap { Base64.decode($0.utf8) }
     return GRPCStatus(code, message, details: details)
   }

@@ -18,13 +18,17 @@ package enum PercentEncoding {
   }
 
   /// Lenient, as the spec asks: a malformed escape is kept as it is.
-  package static func decode(_ text: String) -> String {
+  /// `plusIsSpace` reads `+` as a space, as a URL's query has it.
+  package static func decode(_ text: some StringProtocol, plusIsSpace: Bool = false) -> String {
     let bytes = Array(text.utf8)
     var out = [UInt8]()
     out.reserveCapacity(bytes.count)
     var index = 0
     while index < bytes.count {
-      if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+      if plusIsSpace, bytes[index] == UInt8(ascii: "+") {
+        out.append(UInt8(ascii: " "))
+        index += 1
+      } else if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
         let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
       {
         out.append(high << 4 | low)

@@ -70,40 +70,6 @@ public enum HTTPVersion: Sendable, Equatable {
 /// in a query, as HTML forms send it).
 public enum URLComponentDecoding {
   public static func decode(_ text: Substring, plusIsSpace: Bool = true) -> String {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(text.utf8.count)
-    var iterator = text.utf8.makeIterator()
-    while let byte = iterator.next() {
-      switch byte {
-      case UInt8(ascii: "+") where plusIsSpace:
-        bytes.append(UInt8(ascii: " "))
-      case UInt8(ascii: "%"):
-        guard let high = iterator.next() else {
-          bytes.append(byte)
-          break
-        }
-        guard let low = iterator.next() else {
-          bytes.append(contentsOf: [byte, high])
-          break
-        }
-        if let h = hexValue(high), let l = hexValue(low) {
-          bytes.append(h << 4 | l)
-        } else {
-          bytes.append(contentsOf: [byte, high, low])
-        }
-      default:
-        bytes.append(byte)
-      }
-    }
-    return String(decoding: bytes, as: UTF8.self)
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
+    PercentEncoding.decode(text, plusIsSpace: plusIsSpace)
   }
 }

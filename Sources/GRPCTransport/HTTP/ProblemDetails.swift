@@ -34,6 +34,14 @@ public struct ProblemDetails: Error, Sendable, Equatable {
     self.headers = headers
   }
 
+  /// 405, naming the methods that would be answered (also in `Allow`).
+  public static func methodNotAllowed(_ method: String, allowed: [String]) -> ProblemDetails {
+    let list = allowed.joined(separator: ", ")
+    return ProblemDetails(
+      status: 405, detail: "\(method) is not allowed here; allowed: \(list)",
+      headers: ["allow": list])
+  }
+
   public var json: JSONValue {
     var members: [(key: String, value: JSONValue)] = [
       ("type", .string(type)), ("title", .string(title)), ("status", .number(Double(status))),

@@ -16,10 +16,7 @@ public final class EventsFace: HTTPResponder {
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
     guard request.method == "GET" || request.method == "HEAD" else {
       return exchange.respond(
-        ProblemDetails(
-          status: 405, detail: "\(request.method) is not allowed here; allowed: GET, HEAD",
-          headers: ["allow": "GET, HEAD"]
-        ).response)
+        ProblemDetails.methodNotAllowed(request.method, allowed: ["GET", "HEAD"]).response)
     }
     guard RESTMediaType.accepts(request.headers["accept"], "text/event-stream") else {
       return exchange.respond(

@@ -107,14 +107,9 @@ final class ServerSentEventStream: InboxSubscriber {
   }
 
   private func scheduleWake(nowMs: Int64) {
-    guard queue.minIntervalMs > 0,
-      let dueMs = queue.nextDueMs(nowMs: nowMs), dueMs > nowMs
-    else { return }
-    let wake = intervalWake ?? IntervalWake()
-    intervalWake = wake
     let scheduler = exchange.scheduler
-    wake.schedule(atMs: dueMs, nowMs: nowMs, using: { scheduler.schedule(after: $0, $1) }) {
-      [weak self] in self?.pump()
-    }
+    IntervalWake.schedule(
+      &intervalWake, for: queue, nowMs: nowMs, using: { scheduler.schedule(after: $0, $1) }
+    ) { [weak self] in self?.pump() }
   }
 }

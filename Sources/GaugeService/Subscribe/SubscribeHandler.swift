@@ -128,16 +128,9 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
 
   /// Events held back by `min_interval_ms` need a timer to go out.
   private func scheduleWake(nowMs: Int64) {
-    // Checked first: calling a method on the queue copies it (a retain and
-    // release of each of its buffers), on every pump of every subscriber.
-    guard queue.minIntervalMs > 0,
-      let dueMs = queue.nextDueMs(nowMs: nowMs), dueMs > nowMs
-    else { return }
-    let wake = intervalWake ?? IntervalWake()
-    intervalWake = wake
     let call = self.call
-    wake.schedule(atMs: dueMs, nowMs: nowMs, using: { call.schedule(after: $0, $1) }) {
-      [weak self] in self?.pump()
-    }
+    IntervalWake.schedule(
+      &intervalWake, for: queue, nowMs: nowMs, using: { call.schedule(after: $0, $1) }
+    ) { [weak self] in self?.pump() }
   }
 }

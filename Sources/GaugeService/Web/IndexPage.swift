@@ -33,9 +33,7 @@ public struct IndexPage: HTTPResponder {
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
     guard request.method == "GET" || request.method == "HEAD" else {
       return exchange.respond(
-        ProblemDetails(
-          status: 405, detail: "/ answers GET and HEAD", headers: ["allow": "GET, HEAD"]
-        ).response)
+        ProblemDetails.methodNotAllowed(request.method, allowed: ["GET", "HEAD"]).response)
     }
     exchange.respond(
       HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: text))
