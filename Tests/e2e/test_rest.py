@@ -179,11 +179,12 @@ def test_curl_rejection_is_a_problem(server, tmp_path, new_id, h2c):
     assert [e["field"] for e in bad.json()["errors"]] == ["content.value"]
 
 
-def test_curl_body_over_1_mib_is_413(server, tmp_path):
+@pytest.mark.parametrize("h2c", PROTOCOLS)
+def test_curl_body_over_1_mib_is_413(server, tmp_path, h2c):
     big = tmp_path / "big.ndjson"
     big.write_bytes(b'{"id": "x", "value": 1}\n' * 50_000)  # 1.2 MB
     ans = curl(tmp_path, f"{base_url(server)}/values", "-H", "content-type: application/x-ndjson",
-               "--data-binary", f"@{big}")
+               "--data-binary", f"@{big}", h2c=h2c)
     assert ans.status == 413, ans.body
     assert ans.headers["content-type"] == "application/problem+json"
     assert ans.json()["status"] == 413
@@ -488,6 +489,21 @@ def test_method_not_allowed_names_allow(http, method, path, allow):
     resp = http.request(method, path)
     problem(resp, 405)
     assert resp.headers["allow"] == allow
+
+
+@pytest.mark.parametrize("h2c", PROTOCOLS)
+def test_curl_405_and_204(server, tmp_path, new_id, h2c):
+    wid = new_id()
+    url = f"{base_url(server)}/widgets/{wid}"
+    refused = curl(tmp_path, url, "-X", "POST", h2c=h2c)
+    assert refused.status == 405
+    assert refused.headers["allow"] == "GET, HEAD, PUT, PATCH, DELETE, OPTIONS"
+    made = curl(tmp_path, url, "-X", "PUT", "-H", "content-type: application/json",
+                "--data-binary", json.dumps(rest_gauge()), h2c=h2c)
+    assert made.status == 201
+    gone = curl(tmp_path, url, "-X", "DELETE", h2c=h2c)
+    assert gone.status == 204 and gone.body == b""
+    assert curl(tmp_path, url, h2c=h2c).status == 404
 
 
 @pytest.mark.parametrize("path", ["/nope", "/widgets/a/b", "/widgetsx"])

@@ -124,27 +124,41 @@ def test_prefix_filter(server, http, new_id):
         assert sse.quiet_for(0.3) == []
 
 
-def test_curl_reads_the_stream(server, http, new_id):
+@pytest.mark.parametrize("h2c", [
+    pytest.param(False, id="http1.1"), pytest.param(True, id="h2c", marks=pytest.mark.h2c_rest)])
+def test_curl_reads_the_stream(server, http, new_id, h2c):
     if CURL is None:
         pytest.fail("curl is not installed (apt-get install curl)")
     wid = new_id()
     create(http, wid, 3)
     proc = subprocess.Popen(
-        [CURL, "-sN", "--max-time", "10", events_url(server, f"ids={wid}")],
+        [CURL, "-sN", "--max-time", "10",
+         "--http2-prior-knowledge" if h2c else "--http1.1", events_url(server, f"ids={wid}")],
         stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
     )
     lines = []
-    try:
-        while not (len(lines) >= 2 and lines[-2] == "event: synced"):
+
+    def read_until(done):
+        while not done():
             line = proc.stdout.readline()
             assert line, f"curl ended early (exit {proc.poll()}); read {lines}"
             lines.append(line.rstrip("\n"))
+
+    try:
+        read_until(lambda: len(lines) >= 2 and lines[-2] == "event: synced")
+        assert lines[0] == "event: upsert", lines
+        assert json.loads(lines[1].removeprefix("data: "))["content"]["value"] == 3
+        assert lines[-3].startswith("id: "), lines
+        assert lines[-1].startswith('data: {"revision":'), lines
+        snapshot_end = len(lines)
+        revision = set_value(http, wid, 4)  # live: id, event, data
+        read_until(lambda: len(lines) >= snapshot_end + 4 and lines[-1].startswith("data: "))
     finally:
         proc.terminate()
         proc.wait(timeout=5)
-    assert lines[0] == "event: upsert", lines
-    assert json.loads(lines[1].removeprefix("data: "))["content"]["value"] == 3
-    assert lines[-3].startswith("id: ") and lines[-1].startswith("data: {\"revision\":"), lines
+    live = [line for line in lines[snapshot_end:] if line]
+    assert live[:2] == [f"id: {revision}", "event: upsert"], live
+    assert json.loads(live[2].removeprefix("data: "))["content"]["value"] == 4
 
 
 # --------------------------------------------------------------------------- resume
