@@ -276,3 +276,133 @@ class RawH2:
             resp.ended = True
         elif isinstance(event, h2.events.ConnectionTerminated):
             raise ConnectionError(f"server sent GOAWAY: {event}")
+
+
+# --------------------------------------------------------------------------- REST and SSE
+
+PROBLEM_JSON = "application/problem+json"
+
+
+def base_url(server) -> str:
+    return f"http://{server.address}"
+
+
+def rest_gauge(value=2.0, min_value=0.0, max_value=5.0, **fields) -> dict:
+    """A REST widget body holding a gauge (value 2 in [0, 5] by default)."""
+    content = {"template": "gauge", "value": value, "min_value": min_value, "max_value": max_value}
+    content.update(fields)
+    return {"name": "e2e widget", "content": content}
+
+
+def problem(resp, status: int, *fields: str) -> dict:
+    """Checks `resp` is an RFC 9457 problem with `status` naming each of `fields` in
+    `errors`; returns its body."""
+    assert resp.status_code == status, f"expected {status}, got {resp.status_code}: {resp.text}"
+    ctype = resp.headers.get("content-type", "")
+    assert ctype.split(";")[0].strip() == PROBLEM_JSON, f"content-type {ctype!r}: {resp.text}"
+    body = resp.json()
+    assert body["status"] == status, body
+    assert isinstance(body.get("title"), str) and body["title"], body
+    assert isinstance(body.get("detail"), str) and body["detail"], body
+    named = [e["field"] for e in body.get("errors", [])]
+    for want in fields:
+        assert want in named, f"no error for {want!r}; errors {body.get('errors')}"
+    for err in body.get("errors", []):
+        assert err["field"] and err["detail"], body
+    return body
+
+
+def etag_revision(resp) -> int:
+    """The revision in a strong ETag `"N"`."""
+    tag = resp.headers.get("etag")
+    assert tag and tag.startswith('"') and tag.endswith('"'), f"etag {tag!r}"
+    return int(tag[1:-1])
+
+
+class SSEReader:
+    """Reads a text/event-stream with httpx-sse on a thread; events arrive in a queue
+    (each an httpx_sse.ServerSentEvent, or the exception that ended the read, or
+    None once the stream ended cleanly)."""
+
+    def __init__(self, url: str, headers: dict | None = None, timeout: float = 30.0):
+        import queue
+        import threading
+
+        import httpx
+        import httpx_sse
+
+        self._queue: queue.Queue = queue.Queue()
+        self.client = httpx.Client(timeout=httpx.Timeout(timeout, connect=TIMEOUT))
+        self._ctx = httpx_sse.connect_sse(self.client, "GET", url, headers=headers or {})
+        self.source = self._ctx.__enter__()
+        self.response = self.source.response
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        try:
+            for event in self.source.iter_sse():
+                self._queue.put(event)
+            self._queue.put(None)
+        except Exception as err:  # noqa: BLE001 - handed to the test
+            self._queue.put(err)
+
+    def next(self, timeout: float = TIMEOUT):
+        import queue
+
+        try:
+            item = self._queue.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no event within {timeout}s") from None
+        if isinstance(item, Exception):
+            raise item
+        return item
+
+    def until(self, predicate, timeout: float = TIMEOUT) -> list:
+        """Events up to and including the first matching `predicate`."""
+        import time
+
+        seen = []
+        deadline = time.monotonic() + timeout
+        while True:
+            event = self.next(timeout=max(0.01, deadline - time.monotonic()))
+            assert event is not None, f"stream ended before the awaited event; saw {seen}"
+            seen.append(event)
+            if predicate(event):
+                return seen
+
+    def until_synced(self, timeout: float = TIMEOUT) -> tuple[list, object]:
+        seen = self.until(lambda e: e.event == "synced", timeout)
+        return seen[:-1], seen[-1]
+
+    def quiet_for(self, seconds: float) -> list:
+        """Every event that arrives within `seconds`."""
+        import queue
+        import time
+
+        seen = []
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                item = self._queue.get(timeout=left)
+            except queue.Empty:
+                break
+            if isinstance(item, Exception):
+                raise item
+            if item is None:
+                break
+            seen.append(item)
+        return seen
+
+    def close(self) -> None:
+        try:
+            self._ctx.__exit__(None, None, None)
+        except Exception:  # noqa: BLE001 - the reader thread may be mid-read
+            pass
+        self.client.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
