@@ -127,6 +127,46 @@ private func statusLines(_ text: String) -> [String] {
     #expect(!harness.connection.isAlive)
   }
 
+  @Test(arguments: [
+    ("no host", "GET / HTTP/1.1\r\n\r\n", 400),
+    ("two hosts", "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
+    ("space before colon", "GET / HTTP/1.1\r\nHost: a\r\nContent-Length : 0\r\n\r\n", 400),
+    ("HTTP/2.0 as text", "GET / HTTP/2.0\r\nHost: a\r\n\r\n", 505),
+    (
+      "unknown coding", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
+      501
+    ),
+  ])
+  func headsRFC9112RefusesAreRefused(name: String, request: String, status: Int) {
+    let harness = HTTP1Harness()
+    let out = harness.send(request)
+    #expect(out.hasPrefix("HTTP/1.1 \(status) "), "\(name): \(out)")
+    #expect(harness.responder.requests.isEmpty)
+  }
+
+  @Test func http10NeedsNoHostAndHearsKeepAliveWhenItAsks() {
+    let harness = HTTP1Harness()
+    let out = harness.send("GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+    #expect(out.hasPrefix("HTTP/1.1 200 "))
+    #expect(out.contains("connection: keep-alive\r\n"))
+  }
+
+  @Test func absoluteFormTargetsAreServedByTheirPath() {
+    let harness = HTTP1Harness()
+    harness.send("GET http://example.test:8080/widgets?prefix=c HTTP/1.1\r\nHost: a\r\n\r\n")
+    #expect(harness.responder.requests.first?.path == "/widgets")
+    #expect(harness.responder.requests.first?.query == "prefix=c")
+  }
+
+  @Test func noContentCarriesNoLength() {
+    let harness = HTTP1Harness()
+    harness.responder.holds = true
+    harness.send("DELETE /w HTTP/1.1\r\nHost: a\r\n\r\n")
+    harness.responder.held[0].respond(HTTPResponse(status: 204))
+    let out = harness.output()
+    #expect(out == "HTTP/1.1 204 No Content\r\n\r\n")
+  }
+
   @Test func oversizedHeadIs431() {
     let harness = HTTP1Harness()
     let big = String(repeating: "a", count: 17 << 10)

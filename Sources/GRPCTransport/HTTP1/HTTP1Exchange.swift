@@ -61,7 +61,8 @@ final class HTTP1Exchange: HTTPExchange {
     let keepAlive = requestKeepsAlive && connection.acceptsMoreRequests
     pending += HTTP1ResponseHead.bytes(
       status: response.status, headers: response.headers,
-      framing: .length(response.body.count), keepAlive: keepAlive)
+      framing: .length(response.body.count), keepAlive: keepAlive,
+      http1_0Peer: version == .http1_0)
     if !headOnly { pending += response.body }
     state = .complete(keepAlive: keepAlive)
     connection.exchangeProgressed()

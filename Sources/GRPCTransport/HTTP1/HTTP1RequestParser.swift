@@ -148,6 +148,12 @@ final class HTTP1RequestParser {
       head.contentLength = nil
     }
     readingHead = false
+    if let failure = HTTP1HeadRules.violation(
+      of: head, major: Int(parser.pointee.http_major))
+    {
+      pendingEvent = failure
+      return -1
+    }
     if let length = head.contentLength, length > maxBodyBytes {
       pendingEvent = .bodyTooLarge
       // Not 1 or 2: to libhttp-parser those mean "no body" and "upgrade".

@@ -9,8 +9,10 @@ enum HTTP1ResponseHead {
     case untilClose
   }
 
+  /// `http1_0Peer`: a keep-alive answer to HTTP/1.0 says so, since 1.0
+  /// closes by default.
   static func bytes(
-    status: Int, headers: HTTPFields, framing: Framing, keepAlive: Bool
+    status: Int, headers: HTTPFields, framing: Framing, keepAlive: Bool, http1_0Peer: Bool = false
   ) -> [UInt8] {
     var text = "HTTP/1.1 \(status) \(HTTPStatusText.reason(status))\r\n"
     for field in headers where !isFraming(field.name) {
@@ -20,11 +22,18 @@ enum HTTP1ResponseHead {
       text += "\r\n"
     }
     switch framing {
-    case .length(let count): text += "content-length: \(count)\r\n"
+    // No length on 1xx and 204 (RFC 9110 section 8.6): they have no content.
+    case .length(let count) where status >= 200 && status != 204:
+      text += "content-length: \(count)\r\n"
+    case .length: break
     case .chunked: text += "transfer-encoding: chunked\r\n"
     case .untilClose: break
     }
-    if !keepAlive { text += "connection: close\r\n" }
+    if !keepAlive {
+      text += "connection: close\r\n"
+    } else if http1_0Peer {
+      text += "connection: keep-alive\r\n"
+    }
     text += "\r\n"
     return Array(text.utf8)
   }

@@ -250,7 +250,7 @@ public final class HTTP1ServerConnection {
     exchanges.append(exchange)
     if !head.keepAlive { life = .closing }
     let request = HTTPRequest(
-      method: head.method, target: head.target, headers: fields, body: body,
+      method: head.method, target: Self.originForm(head.target), headers: fields, body: body,
       version: head.version)
     if let contentType = fields["content-type"], GRPCContentType.isNativeGRPC(contentType) {
       return exchange.respond(
@@ -262,6 +262,19 @@ public final class HTTP1ServerConnection {
         ).response)
     }
     responder.handle(request, exchange: exchange)
+  }
+
+  /// `http://host/widgets?x` (absolute form, which proxies send and
+  /// servers must take: RFC 9112 section 3.2.2) as `/widgets?x`.
+  static func originForm(_ target: String) -> String {
+    let lowered = target.prefix(8).lowercased()
+    let schemeLength =
+      lowered.hasPrefix("http://") ? 7 : lowered.hasPrefix("https://") ? 8 : 0
+    guard schemeLength > 0 else { return target }
+    let rest = target.dropFirst(schemeLength)
+    guard let pathStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
+    let tail = String(rest[pathStart...])
+    return tail.hasPrefix("/") ? tail : "/" + tail
   }
 
   /// A request that cannot be read: its answer goes out after those owed,

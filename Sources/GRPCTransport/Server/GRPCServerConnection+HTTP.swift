@@ -46,7 +46,9 @@ extension GRPCServerConnection {
     for field in response.headers where !Self.isConnectionSpecific(field.name) {
       headers.append(HeaderField(field.name, field.value))
     }
-    headers.append(HeaderField("content-length", String(response.body.count)))
+    if response.status >= 200, response.status != 204 {
+      headers.append(HeaderField("content-length", String(response.body.count)))
+    }
     if headOnly || response.body.isEmpty {
       session.submitFinalResponse(streamID: stream.id, headers: headers)
       outputReady()

@@ -80,7 +80,8 @@ final class HTTP2Exchange: HTTPExchange, RPCHandler {
     guard case .streaming = state, let connection else { return }
     state = .complete
     onOutboundDrained = nil
-    connection.finishHTTPStream(on: stream)
+    // The answer to HEAD ended with its headers.
+    if !headOnly { connection.finishHTTPStream(on: stream) }
   }
 
   /// The stream or connection is gone: the face is told once.

@@ -29,6 +29,11 @@ public final class EventsFace: HTTPResponder {
     case .success(let parsed): query = parsed
     case .failure(let problem): return exchange.respond(problem.response)
     }
+    guard request.method == "GET" else {
+      // HEAD: the stream's head, and no stream.
+      exchange.startStream(status: 200, headers: ServerSentEventStream.responseHeaders)
+      return exchange.finish()
+    }
     let stream = ServerSentEventStream(
       exchange: exchange, context: context, filter: query.filter)
     stream.start(sinceRevision: query.sinceRevision, minIntervalMs: query.minIntervalMs)

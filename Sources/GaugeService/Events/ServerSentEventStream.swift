@@ -27,6 +27,11 @@ final class ServerSentEventStream: InboxSubscriber {
   /// the socket to drain.
   private static let lowWaterBytes = 16 << 10
   static let keepaliveInterval = Duration.seconds(15)
+  static let responseHeaders: HTTPFields = [
+    "content-type": "text/event-stream", "cache-control": "no-store",
+    // Proxies that buffer responses (nginx) would hold events back.
+    "x-accel-buffering": "no",
+  ]
 
   init(exchange: any HTTPExchange, context: SubscriptionContext, filter: WidgetFilter) {
     self.exchange = exchange
@@ -39,13 +44,7 @@ final class ServerSentEventStream: InboxSubscriber {
     queue = context.startQueue(
       filter: filter, sinceRevision: sinceRevision, includeSnapshot: true,
       minIntervalMs: minIntervalMs)
-    exchange.startStream(
-      status: 200,
-      headers: [
-        "content-type": "text/event-stream", "cache-control": "no-store",
-        // Proxies that buffer responses (nginx) would hold events back.
-        "x-accel-buffering": "no",
-      ])
+    exchange.startStream(status: 200, headers: Self.responseHeaders)
     // Strong captures: the exchange drops both when it ends.
     exchange.onOutboundDrained = { [self] in pump() }
     exchange.onCancel = { [self] in detach() }

@@ -68,9 +68,13 @@ extension RESTFace {
     for _ in 0..<Self.patchAttempts {
       var storedKind: TemplateKind?
       var precondition = asked
-      if RESTContentFields.needsStoredTemplate(json["content"]),
-        let stored = try? store.get(id: id)
-      {
+      let needsStored = RESTContentFields.needsStoredTemplate(json["content"])
+      let stored = needsStored || asked != .none ? try? store.get(id: id) : nil
+      // Preconditions are judged before the request (RFC 9110 section 13.2.2).
+      if stored == nil, asked != .none, asked != .absent {
+        throw RESTProblem(.preconditionFailed(id: id, currentRevision: nil))
+      }
+      if needsStored, let stored {
         if case .revision(let expected) = asked, expected != stored.revision {
           throw RESTProblem(.preconditionFailed(id: id, currentRevision: stored.revision))
         }

@@ -27,9 +27,12 @@ enum RESTValueLines {
   static func parse(_ body: String, format: Format) -> (items: [Item], unreadable: [Unreadable]) {
     var items: [Item] = []
     var unreadable: [Unreadable] = []
-    let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
+    // Split on the byte: to Swift, CR LF is one Character, so splitting
+    // the String on "\n" would never split CRLF lines.
+    let lines = body.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
     for (offset, rawLine) in lines.enumerated() {
-      let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+      let bytes = rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine
+      let line = Substring(String(decoding: bytes, as: UTF8.self))
       let text = line.drop { $0 == " " || $0 == "\t" }
       if text.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
       if format == .plainText, text.hasPrefix("#") { continue }

@@ -1,0 +1,56 @@
+/// What RFC 9112 makes a server refuse in a request head and
+/// libhttp-parser lets through: checked once the head is read, before any
+/// face sees the request.
+enum HTTP1HeadRules {
+  static func violation(of head: HTTP1RequestHead, major: Int) -> HTTP1RequestParser.Event? {
+    guard major == 1 else {
+      return .failure(status: 505, detail: "only HTTP/1.0 and HTTP/1.1 are spoken here")
+    }
+    // Whitespace between a name and its colon has smuggled requests past
+    // proxies that read the field differently (section 5.1).
+    if let bad = head.fields.first(where: { !isToken($0.name) }) {
+      return .failure(
+        status: 400, detail: "\"\(bad.name)\" is not a field name (no spaces before the colon)")
+    }
+    let hosts = head.fields.filter { $0.name.lowercased() == "host" }.count
+    if head.version == .http1_1, hosts != 1 {
+      return .failure(
+        status: 400,
+        detail: hosts == 0
+          ? "an HTTP/1.1 request needs a Host field" : "a request may carry one Host field")
+    }
+    if let coding = head.fields.first(where: { $0.name.lowercased() == "transfer-encoding" }) {
+      let codings = coding.value.lowercased().split(separator: ",").map {
+        $0.trimmingCharacters(in: " \t")
+      }
+      guard codings == ["chunked"] else {
+        return .failure(
+          status: 501, detail: "transfer-encoding \"\(coding.value)\": only chunked is supported")
+      }
+    }
+    return nil
+  }
+
+  /// RFC 9110's token: the characters a field name may hold.
+  static func isToken(_ text: String) -> Bool {
+    !text.isEmpty
+      && text.utf8.allSatisfy { byte in
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"):
+          true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+      }
+  }
+}
+
+extension Substring {
+  fileprivate func trimmingCharacters(in blanks: String) -> String {
+    let isBlank = { (character: Character) in blanks.contains(character) }
+    guard let first = firstIndex(where: { !isBlank($0) }),
+      let last = lastIndex(where: { !isBlank($0) })
+    else { return "" }
+    return String(self[first...last])
+  }
+}
