@@ -64,6 +64,10 @@ let package = Package(
     // JSON values, a strict reader and a writer with the project's one
     // string escaper.
     .target(name: "GaugeJSON", swiftSettings: strict),
+    // Widgets as JSON in the REST shape (the seed's widget API): the writer,
+    // the reader with merge patch, field paths, value lines. The REST face,
+    // the events face and gaugectl share it.
+    .target(name: "WidgetJSON", dependencies: ["GaugeDomain", "GaugeJSON"], swiftSettings: strict),
     // Plain Swift: widgets, validation, merge, revisions, the store protocol.
     .target(name: "GaugeDomain", swiftSettings: hotPath),
     // protobuf-c structs <-> domain values; google.rpc.Status details.
@@ -90,7 +94,9 @@ let package = Package(
     // gauge.v1.WidgetService handlers.
     .target(
       name: "GaugeService",
-      dependencies: ["GaugeDomain", "GaugeWire", "GRPCTransport", "GaugeJSON"],
+      dependencies: [
+        "WidgetJSON", "GaugeDomain", "GaugeWire", "GRPCTransport", "GaugeJSON",
+      ],
       swiftSettings: hotPath
     ),
     // grpc.health.v1.Health and server reflection (v1 and v1alpha).
@@ -177,6 +183,7 @@ let package = Package(
       name: "GaugeServiceTests",
       dependencies: [
         "GaugeService", "GaugeDomain", "GRPCTransport", "GRPCTransportTesting", "GaugeJSON",
+        "WidgetJSON",
       ],
       swiftSettings: strict
     ),

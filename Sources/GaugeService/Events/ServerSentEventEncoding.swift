@@ -1,5 +1,6 @@
 import GaugeDomain
 import GaugeJSON
+import WidgetJSON
 
 /// Changes as Server-Sent Events (WHATWG HTML, section 9.2): an `event:`
 /// line naming the kind and one `data:` line of JSON. The `id:` line is

@@ -1,6 +1,7 @@
 import GRPCTransport
 import GaugeDomain
 import GaugeJSON
+import WidgetJSON
 
 /// `POST /values`: many widgets' values in one request, each line accepted
 /// or rejected on its own, as PublishValues does over gRPC.

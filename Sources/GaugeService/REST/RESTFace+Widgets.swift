@@ -1,6 +1,7 @@
 import GRPCTransport
 import GaugeDomain
 import GaugeJSON
+import WidgetJSON
 
 /// `/widgets` and `/widgets/{id}`.
 extension RESTFace {

@@ -1,5 +1,6 @@
 import GRPCTransport
 import GaugeDomain
+import WidgetJSON
 
 /// A request the REST face answers with a problem instead of a result.
 struct RESTProblem: Error {

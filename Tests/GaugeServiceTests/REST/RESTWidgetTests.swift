@@ -2,6 +2,7 @@ import GRPCTransport
 import GaugeDomain
 import GaugeJSON
 import Testing
+import WidgetJSON
 
 @testable import GaugeService
 

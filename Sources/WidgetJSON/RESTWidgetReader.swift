@@ -9,8 +9,8 @@ import GaugeJSON
 /// A replacement (PUT, POST) treats `null` as absent; a merge patch
 /// (RFC 7396) treats it as "clear", collected as proto `clear_fields`
 /// together with the REST path each came from.
-struct RESTWidgetReader {
-  enum Mode {
+package struct RESTWidgetReader {
+  package enum Mode {
     case replace
     case mergePatch
   }
@@ -26,7 +26,8 @@ struct RESTWidgetReader {
 
   /// A PUT or POST body for the widget `id` (from the path, or nil for a
   /// POST, whose body names it).
-  static func replacement(_ json: JSONValue, id: String?) -> Result<WidgetPut, RESTInvalid> {
+  package static func replacement(_ json: JSONValue, id: String?) -> Result<WidgetPut, RESTInvalid>
+  {
     var reader = RESTWidgetReader(mode: .replace)
     let (bodyID, name, content) = reader.widget(json, pathID: id, storedKind: nil)
     guard reader.violations.isEmpty else { return .failure(RESTInvalid(reader.violations)) }
@@ -35,7 +36,7 @@ struct RESTWidgetReader {
 
   /// A PATCH body for the widget `id`. `storedKind` is the stored widget's
   /// template, for template fields sent without `template`.
-  static func mergePatch(_ json: JSONValue, id: String, storedKind: TemplateKind?)
+  package static func mergePatch(_ json: JSONValue, id: String, storedKind: TemplateKind?)
     -> Result<RESTMergePatch, RESTInvalid>
   {
     var reader = RESTWidgetReader(mode: .mergePatch)
@@ -321,17 +322,17 @@ struct RESTWidgetReader {
 
 /// A merge patch as the domain takes it, and the REST path of each of its
 /// `clearFields`, so the domain's violations there can name them.
-struct RESTMergePatch {
-  var update: WidgetUpdate
-  var clearPaths: [String]
+package struct RESTMergePatch {
+  package var update: WidgetUpdate
+  package var clearPaths: [String]
 }
 
 /// A body the REST face could read but not use: every violation, under
 /// REST field paths.
-struct RESTInvalid: Error {
-  var violations: [FieldViolation]
+package struct RESTInvalid: Error {
+  package var violations: [FieldViolation]
 
-  init(_ violations: [FieldViolation]) {
+  package init(_ violations: [FieldViolation]) {
     self.violations = violations
   }
 }

@@ -5,8 +5,8 @@ import GaugeJSON
 /// {"template", <template fields>, <shared fields>}, "revision",
 /// "created_at", "updated_at"}`, template fields flat inside `content`,
 /// absent optional fields left out.
-enum RESTWidgetJSON {
-  static func json(_ widget: Widget) -> JSONValue {
+package enum RESTWidgetJSON {
+  package static func json(_ widget: Widget) -> JSONValue {
     .object([
       ("id", .string(widget.id)),
       ("name", .string(widget.name)),
@@ -17,7 +17,7 @@ enum RESTWidgetJSON {
     ])
   }
 
-  static func content(_ content: Content) -> JSONValue {
+  package static func content(_ content: Content) -> JSONValue {
     var members: [(key: String, value: JSONValue)] = []
     func add(_ key: String, _ text: String?) {
       if let text { members.append((key, .string(text))) }

@@ -1,7 +1,7 @@
 /// Unix milliseconds as RFC 3339 UTC with milliseconds
 /// (`2026-12-01T21:52:12.123Z`), the REST face's time format.
-enum RFC3339Time {
-  static func format(unixMilliseconds: Int64) -> String {
+package enum RFC3339Time {
+  package static func format(unixMilliseconds: Int64) -> String {
     let millisecondsPerDay: Int64 = 86_400_000
     var days = floorDivision(unixMilliseconds, millisecondsPerDay)
     let millisecondOfDay = unixMilliseconds - days * millisecondsPerDay

@@ -3,21 +3,21 @@ import GaugeJSON
 
 /// Which members a widget's `content` may have in the REST shape: the
 /// template's fields sit flat beside the shared ones.
-enum RESTContentFields {
-  static let shared: Set<String> = [
+package enum RESTContentFields {
+  package static let shared: Set<String> = [
     "label", "subtitle", "icon", "unit", "trend", "accent_color", "background_color",
     "text_color",
   ]
 
-  static let gauge: Set<String> = [
+  package static let gauge: Set<String> = [
     "value", "min_value", "max_value", "style", "gradient", "marks", "current_value_label",
     "min_label", "max_label",
   ]
 
   /// Every template field of every template (the gauge has them all).
-  static var anyTemplate: Set<String> { gauge }
+  package static var anyTemplate: Set<String> { gauge }
 
-  static func of(_ kind: TemplateKind) -> Set<String> {
+  package static func of(_ kind: TemplateKind) -> Set<String> {
     switch kind {
     case .gauge: gauge
     case .progress: ["value"]
@@ -25,7 +25,7 @@ enum RESTContentFields {
     }
   }
 
-  static func name(of kind: TemplateKind) -> String {
+  package static func name(of kind: TemplateKind) -> String {
     switch kind {
     case .gauge: "gauge"
     case .progress: "progress"
@@ -33,13 +33,13 @@ enum RESTContentFields {
     }
   }
 
-  static func kind(named name: String) -> TemplateKind? {
+  package static func kind(named name: String) -> TemplateKind? {
     [TemplateKind.gauge, .progress, .value].first { self.name(of: $0) == name }
   }
 
   /// True when a merge patch's `content` names template fields (to set or
   /// to clear) but not the template: they apply to the stored widget's.
-  static func needsStoredTemplate(_ content: JSONValue?) -> Bool {
+  package static func needsStoredTemplate(_ content: JSONValue?) -> Bool {
     guard case .object(let members)? = content, content?["template"] == nil else { return false }
     return members.contains { anyTemplate.contains($0.key) }
   }

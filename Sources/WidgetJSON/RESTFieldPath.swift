@@ -3,12 +3,14 @@ import GaugeDomain
 /// The domain names fields by proto path (`content.gauge.value`,
 /// `clear_fields[2]`); the REST shape has the template's fields flat in
 /// `content` and clears with `null`. This turns one into the other.
-enum RESTFieldPath {
+package enum RESTFieldPath {
   private static let templateNames: Set<Substring> = ["gauge", "progress", "value"]
 
   /// `content.gauge.marks[1].value` → `content.marks[1].value`;
   /// `clear_fields[i]` → the REST path that sent the `null`.
-  static func translate(_ violation: FieldViolation, clearPaths: [String] = []) -> FieldViolation {
+  package static func translate(_ violation: FieldViolation, clearPaths: [String] = [])
+    -> FieldViolation
+  {
     if let index = clearFieldIndex(violation.field), clearPaths.indices.contains(index) {
       // The domain's reason starts with the proto path it could not clear.
       var description = violation.description
@@ -29,7 +31,7 @@ enum RESTFieldPath {
   }
 
   /// Drops the template's component of a `content.<template>.<field>` path.
-  static func restPath(_ protoPath: String) -> String {
+  package static func restPath(_ protoPath: String) -> String {
     let parts = protoPath.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0] == "content", templateNames.contains(parts[1]) else {
       return protoPath

@@ -5,26 +5,28 @@ import GaugeJSON
 /// `{"id": "cpu", "value": 57}`, or `ID VALUE` in plain text (what
 /// `gaugectl publish` reads). Blank lines are skipped; in plain text so are
 /// `#` comments.
-enum RESTValueLines {
-  enum Format {
+package enum RESTValueLines {
+  package enum Format {
     case ndjson
     case plainText
   }
 
   /// A line that could be read, numbered from 1.
-  struct Item {
-    var line: Int
-    var update: ValueSet
+  package struct Item {
+    package var line: Int
+    package var update: ValueSet
   }
 
   /// A line that could not be read.
-  struct Unreadable {
-    var line: Int
-    var id: String?
-    var detail: String
+  package struct Unreadable {
+    package var line: Int
+    package var id: String?
+    package var detail: String
   }
 
-  static func parse(_ body: String, format: Format) -> (items: [Item], unreadable: [Unreadable]) {
+  package static func parse(_ body: String, format: Format) -> (
+    items: [Item], unreadable: [Unreadable]
+  ) {
     var items: [Item] = []
     var unreadable: [Unreadable] = []
     // Split on the byte: to Swift, CR LF is one Character, so splitting
@@ -95,7 +97,7 @@ enum RESTValueLines {
 }
 
 extension RESTValueLines.Unreadable: Error {
-  init(line: Int, detail: String) {
+  package init(line: Int, detail: String) {
     self.init(line: line, id: nil, detail: detail)
   }
 }
