@@ -4,6 +4,7 @@ import GaugeIO
 struct BenchOptions {
   enum Scenario: String, CaseIterable {
     case setup, body, revision, unary, publish, fanout, memory, connections
+    case sseFanout = "sse-fanout"
     case socketFloorServer = "socket-floor-server"
     case socketFloor = "socket-floor"
   }
@@ -43,6 +44,9 @@ struct BenchOptions {
       fanout       --subscribers on one widget (--per-connection streams per
                    connection); a producer publishes the clock at --rate updates/s
                    (0: full speed) for --duration
+      sse-fanout   fanout with --subscribers Server-Sent Event streams instead, one
+                   HTTP/1.1 connection each (GET /widgets/events?ids=bench-00000);
+                   the producer is the same PublishValues stream
       memory       server RSS (--server-pid) per idle subscription (--subscribers)
                    and per idle connection (--connections)
       connections  --connections connections with one Subscribe each; --rounds
@@ -58,8 +62,9 @@ struct BenchOptions {
     Options:
       --target ADDRESS       gauged's address, HOST:PORT or unix:PATH (default
                              127.0.0.1:50051)
-      --loops N              event loops for the load (default 1); the fan-out and
-                             connections producers get one more of their own
+      --loops N              event loops for the load (default 1); the fan-out
+                             (gRPC and SSE) and connections producers get one more
+                             of their own
       --duration S           measured seconds (default 5)
       --warmup S             unary: seconds before measuring (default 1)
       --connections N        (default 4)

@@ -42,7 +42,7 @@ func runScenario() throws(BenchFailure) -> JSONLine {
   default: break
   }
   // The fan-out and connections producers get a loop of their own.
-  let extraLoop = options.scenario == .fanout || options.scenario == .connections ? 1 : 0
+  let extraLoop = [.fanout, .sseFanout, .connections].contains(options.scenario) ? 1 : 0
   let loops: LoadLoops
   do {
     loops = try LoadLoops(count: options.loops + extraLoop, address: address)
@@ -55,6 +55,7 @@ func runScenario() throws(BenchFailure) -> JSONLine {
   case .unary: line = try UnaryScenario.run(options, loops: loops)
   case .publish: line = try PublishScenario.run(options, loops: loops)
   case .fanout: line = try FanOutScenario.run(options, loops: loops)
+  case .sseFanout: line = try SSEFanOutScenario.run(options, loops: loops)
   case .memory: line = try MemoryScenario.run(options, loops: loops)
   case .connections: line = try ConnectionsScenario.run(options, loops: loops)
   case .socketFloor: line = try SocketFloorScenario.run(options, loops: loops)

@@ -8,9 +8,12 @@ Environment: GAUGE_BENCH_BIN (default: gauge-bench beside GAUGED_BIN, else
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 import grpc
@@ -133,6 +136,70 @@ def test_fanout_times_every_delivered_event(bench_server):
     assert record["subscriber_failures"] == 0
     assert record["published"] > 0
     assert 0 < record["delivered"] <= record["published"] * 30
+    assert 0 < record["p50_us"] <= record["p99_us"] <= record["max_us"] < 10_000_000
+
+
+SENTINEL = -1.0
+
+
+def read_live_values(address: str, values: list[float]) -> None:
+    """An event-stream reader apart from gauge-bench's: appends the value of
+    every upsert after `synced` until the value is SENTINEL."""
+    host, port = address.rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=TIMEOUT)
+    connection.request("GET", f"/widgets/events?ids={WIDGET}",
+                       headers={"Accept": "text/event-stream"})
+    response = connection.getresponse()
+    assert response.status == 200
+    synced, event = False, ""
+    while True:
+        line = response.readline().decode().rstrip("\r\n")
+        if line.startswith("event: "):
+            event = line[len("event: "):]
+        elif line.startswith("data: ") and event == "synced":
+            synced = True
+        elif line.startswith("data: ") and event == "upsert" and synced:
+            value = json.loads(line[len("data: "):])["content"]["value"]
+            if value == SENTINEL:
+                break
+            values.append(value)
+    connection.close()
+
+
+def patch_value(address: str, value: float) -> None:
+    host, port = address.rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=TIMEOUT)
+    connection.request("PATCH", f"/widgets/{WIDGET}",
+                       body=json.dumps({"content": {"value": value}}),
+                       headers={"Content-Type": "application/merge-patch+json"})
+    assert connection.getresponse().status == 200
+    connection.close()
+
+
+def test_sse_fanout_times_every_event_an_independent_reader_sees(bench_server, bench_stub):
+    run(bench_server, "setup")
+    seen: list[float] = []
+    reader = threading.Thread(target=read_live_values, args=(bench_server.address, seen))
+    reader.start()
+    time.sleep(0.3)
+    before = revision_of(bench_stub)
+    record = run(bench_server, "sse-fanout", "--subscribers", 30, "--rate", 200,
+                 "--duration", 0.5, "--loops", 2)
+    # The scenario's own PutWidget, then every value it says was accepted.
+    assert revision_of(bench_stub) - before == 1 + record["published"]
+    last = value_of(bench_stub)
+    patch_value(bench_server.address, SENTINEL)
+    reader.join(timeout=TIMEOUT)
+    assert not reader.is_alive()
+    assert record["connections"] == 30
+    assert record["subscriber_failures"] == 0
+    assert record["published"] > 0
+    # The put's 0, then the producer's clock readings: a reader that falls
+    # behind gets fewer (coalesced), never older, and always the last.
+    assert seen and seen[-1] == last
+    assert seen == sorted(seen) and len(seen) <= 1 + record["published"]
+    assert 0 < record["delivered"] <= record["published"] * 30
+    assert 0 < record["delivered_fraction"] <= 1
     assert 0 < record["p50_us"] <= record["p99_us"] <= record["max_us"] < 10_000_000
 
 
