@@ -21,35 +21,34 @@ public enum JSONWriter {
     case .number(let number): out += format(number)
     case .string(let text): writeString(text, into: &out)
     case .array(let elements):
-      writeContainer(
-        elements.map { (nil, $0) }, open: "[", close: "]", into: &out, indent: indent, level: level)
+      out += "["
+      for (index, element) in elements.enumerated() {
+        separate(index, into: &out, indent: indent, level: level)
+        write(element, into: &out, indent: indent, level: level + 1)
+      }
+      close("]", empty: elements.isEmpty, into: &out, indent: indent, level: level)
     case .object(let members):
-      writeContainer(
-        members.map { ($0.key, $0.value) }, open: "{", close: "}", into: &out, indent: indent,
-        level: level)
+      out += "{"
+      for (index, member) in members.enumerated() {
+        separate(index, into: &out, indent: indent, level: level)
+        writeString(member.key, into: &out)
+        out += indent == nil ? ":" : ": "
+        write(member.value, into: &out, indent: indent, level: level + 1)
+      }
+      close("}", empty: members.isEmpty, into: &out, indent: indent, level: level)
     }
   }
 
-  private static func writeContainer(
-    _ items: [(String?, JSONValue)], open: String, close: String, into out: inout String,
-    indent: String?, level: Int
+  private static func separate(_ index: Int, into out: inout String, indent: String?, level: Int) {
+    if index > 0 { out += "," }
+    if let indent { out += "\n" + String(repeating: indent, count: level + 1) }
+  }
+
+  private static func close(
+    _ bracket: String, empty: Bool, into out: inout String, indent: String?, level: Int
   ) {
-    out += open
-    guard !items.isEmpty else {
-      out += close
-      return
-    }
-    for (index, (key, value)) in items.enumerated() {
-      if index > 0 { out += "," }
-      if let indent { out += "\n" + String(repeating: indent, count: level + 1) }
-      if let key {
-        writeString(key, into: &out)
-        out += indent == nil ? ":" : ": "
-      }
-      write(value, into: &out, indent: indent, level: level + 1)
-    }
-    if let indent { out += "\n" + String(repeating: indent, count: level) }
-    out += close
+    if let indent, !empty { out += "\n" + String(repeating: indent, count: level) }
+    out += bracket
   }
 
   /// Shortest text that reads back as the same double; whole numbers up to
@@ -64,6 +63,13 @@ public enum JSONWriter {
     return "\(number)"
   }
 
+  /// A byte that may start something `writeString` escapes: a control
+  /// character, a quote, a backslash, or the lead byte of a C1 character.
+  private static func needsEscape(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+      || byte == 0xC2
+  }
+
   /// `text` as a JSON string literal, quotes included: the one escaper
   /// every JSON the project writes goes through.
   public static func quoted(_ text: String) -> String {
@@ -74,6 +80,12 @@ public enum JSONWriter {
 
   private static func writeString(_ text: String, into out: inout String) {
     out += "\""
+    // Most strings (ids, names, field names) need no escape: copied whole.
+    if !text.utf8.contains(where: needsEscape) {
+      out += text
+      out += "\""
+      return
+    }
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": out += "\\\""
