@@ -62,7 +62,7 @@ final class HTTP1Exchange: HTTPExchange {
     pending += HTTP1ResponseHead.bytes(
       status: response.status, headers: response.headers,
       framing: .length(response.body.count), keepAlive: keepAlive)
-    if !headOnly { pending += response.body }
+    if !headOnly, response.status != 204 { pending += response.body }
     state = .complete(keepAlive: keepAlive)
     connection.exchangeProgressed()
   }

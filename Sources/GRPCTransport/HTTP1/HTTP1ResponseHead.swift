@@ -20,6 +20,9 @@ enum HTTP1ResponseHead {
       text += "\r\n"
     }
     switch framing {
+    // A 204 has no body and must not say how long it is (RFC 9110
+    // section 8.6): clients may read a length there as a body to come.
+    case .length where status == 204: break
     case .length(let count): text += "content-length: \(count)\r\n"
     case .chunked: text += "transfer-encoding: chunked\r\n"
     case .untilClose: break
