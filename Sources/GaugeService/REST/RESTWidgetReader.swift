@@ -9,7 +9,7 @@ import GaugeJSON
 /// A replacement (PUT, POST) treats `null` as absent; a merge patch
 /// (RFC 7396) treats it as "clear", collected as proto `clear_fields`
 /// together with the REST path each came from.
-struct RESTWidgetReader {
+package struct RESTWidgetReader {
   enum Mode {
     case replace
     case mergePatch
@@ -26,7 +26,8 @@ struct RESTWidgetReader {
 
   /// A PUT or POST body for the widget `id` (from the path, or nil for a
   /// POST, whose body names it).
-  static func replacement(_ json: JSONValue, id: String?) -> Result<WidgetPut, RESTInvalid> {
+  package static func replacement(_ json: JSONValue, id: String?) -> Result<WidgetPut, RESTInvalid>
+  {
     var reader = RESTWidgetReader(mode: .replace)
     let (bodyID, name, content) = reader.widget(json, pathID: id, storedKind: nil)
     guard reader.violations.isEmpty else { return .failure(RESTInvalid(reader.violations)) }
@@ -328,8 +329,8 @@ struct RESTMergePatch {
 
 /// A body the REST face could read but not use: every violation, under
 /// REST field paths.
-struct RESTInvalid: Error {
-  var violations: [FieldViolation]
+package struct RESTInvalid: Error {
+  package var violations: [FieldViolation]
 
   init(_ violations: [FieldViolation]) {
     self.violations = violations
