@@ -148,6 +148,11 @@ final class HTTP1RequestParser {
       head.contentLength = nil
     }
     readingHead = false
+    if let coding = head.unsupportedTransferCoding {
+      pendingEvent = .failure(
+        status: 501, detail: "transfer coding \(coding) is not supported; send chunked alone")
+      return -1
+    }
     if let length = head.contentLength, length > maxBodyBytes {
       pendingEvent = .bodyTooLarge
       // Not 1 or 2: to libhttp-parser those mean "no body" and "upgrade".
@@ -190,9 +195,24 @@ struct HTTP1RequestHead {
   var contentLength: Int?
 }
 
+extension HTTP1RequestHead {
+  /// The first transfer coding other than `chunked`. libhttp-parser reads
+  /// `gzip, chunked` as chunked and drops the gzip, so a face would get
+  /// still-encoded bytes as the body; RFC 9112 section 6.1 answers a coding
+  /// the server does not understand with 501.
+  var unsupportedTransferCoding: String? {
+    let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    let codings = fields.filter { $0.name.lowercased() == "transfer-encoding" }
+      .flatMap { $0.value.split(separator: ",") }
+      .map { $0.drop(while: isBlank).reversed().drop(while: isBlank).reversed() }
+      .map { String($0).lowercased() }.filter { !$0.isEmpty }
+    return codings.first { $0 != "chunked" }
+  }
+}
+
 /// Looks at a request head's raw bytes for what RFC 9112 lets a server
 /// refuse and libhttp-parser accepts: a line folded onto the one before
-/// (obs-fold) and a CR not followed by LF. Both have been used to smuggle
+/// (obs-fold), a CR not followed by LF, and NUL. The first two have been used to smuggle
 /// requests past proxies that read them differently.
 struct HeadByteScan {
   private var previous: UInt8 = 0
@@ -201,6 +221,9 @@ struct HeadByteScan {
   mutating func scan(_ bytes: UnsafeRawBufferPointer) -> String? {
     for byte in bytes {
       defer { previous = byte }
+      // RFC 9110 section 5.5: a NUL in a field would reach faces, and
+      // their problem answers would echo it.
+      if byte == 0 { return "a NUL byte in the request head" }
       if previous == UInt8(ascii: "\r"), byte != UInt8(ascii: "\n") {
         return "a bare CR in the request head"
       }
