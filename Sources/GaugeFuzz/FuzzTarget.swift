@@ -8,6 +8,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   case store
   /// Documents for gaugectl's JSON reader and writers.
   case json
+  /// Raw bytes from an HTTP/1.1 client after accept, to the web faces.
+  case http1
+  /// Bodies for the REST face's PUT, PATCH and POST /values.
+  case restjson
 
   public func run(_ data: [UInt8]) throws(FuzzFinding) {
     switch self {
@@ -15,6 +19,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .frames: try FramesHarness.run(data)
     case .store: try StoreHarness.run(data)
     case .json: try JSONHarness.run(data)
+    case .http1: try HTTP1Harness.run(data)
+    case .restjson: try RESTJSONHarness.run(data)
     }
   }
 }

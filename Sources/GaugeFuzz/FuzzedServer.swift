@@ -7,7 +7,11 @@ import GaugeService
 /// fixed clock, so that an input replays the same way every time.
 struct FuzzedServer {
   let store: InMemoryWidgetStore
+  /// The store's observer, which every subscriber attaches to.
+  let hub: ChangeHub
   let router: Router
+  /// What answers requests that are not gRPC calls, as gauged wires it.
+  let web: WebRouter
   /// Every method served, then paths no service owns.
   let paths: [String]
 
@@ -17,6 +21,7 @@ struct FuzzedServer {
 
   init() {
     let hub = ChangeHub()
+    self.hub = hub
     store = InMemoryWidgetStore(
       table: WidgetTable(lastRevision: Self.horizon, horizon: Self.horizon),
       clock: { 1_764_000_000_000 }, observer: hub.publish, batchObserver: hub.publish(batch:))
@@ -27,6 +32,10 @@ struct FuzzedServer {
       services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName))
     let services: [any GRPCService] = [widgets, health] + reflection
     router = Router(services: services)
+    web = WebRouter(
+      rest: RESTFace(store: store), events: EventsFace(store: store, hub: hub),
+      index: IndexPage(
+        serverName: "gauged/fuzz", services: services.map(\.serviceName)))
     paths =
       services.flatMap { service in
         service.methodNames.map { "/\(service.serviceName)/\($0)" }

@@ -37,6 +37,10 @@ public enum SeedCorpus {
       ]
     case .json:
       return jsonDocuments.enumerated().map { ("document-\($0.offset)", Array($0.element.utf8)) }
+    case .http1:
+      return http1Inputs
+    case .restjson:
+      return restDocuments.enumerated().map { ("document-\($0.offset)", Array($0.element.utf8)) }
     }
   }
 

@@ -116,6 +116,17 @@ private func statusLines(_ text: String) -> [String] {
     ),
     ("obs-fold", "GET / HTTP/1.1\r\nHost: a\r\nX: 1\r\n folded\r\n\r\n", 400),
     ("bare CR", "GET / HTTP/1.1\r\nHost: a\rX: 1\r\n\r\n", 400),
+    ("NUL in a field", "GET / HTTP/1.1\r\nHost: a\r\nAccept: \u{0}text/plain\r\n\r\n", 400),
+    (
+      "a coding before chunked",
+      "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+      501
+    ),
+    (
+      "a coding in a second field",
+      "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: x\r\n\r\n",
+      501
+    ),
   ])
   func smugglingShapesAreRefusedAndTheConnectionCloses(name: String, request: String, status: Int) {
     let harness = HTTP1Harness()

@@ -63,7 +63,7 @@ final class HTTP1Exchange: HTTPExchange {
       status: response.status, headers: response.headers,
       framing: .length(response.body.count), keepAlive: keepAlive,
       http1_0Peer: version == .http1_0)
-    if !headOnly { pending += response.body }
+    if !headOnly, response.status != 204 { pending += response.body }
     state = .complete(keepAlive: keepAlive)
     connection.exchangeProgressed()
   }

@@ -19,14 +19,15 @@ enum HTTP1HeadRules {
         detail: hosts == 0
           ? "an HTTP/1.1 request needs a Host field" : "a request may carry one Host field")
     }
-    if let coding = head.fields.first(where: { $0.name.lowercased() == "transfer-encoding" }) {
-      let codings = coding.value.lowercased().split(separator: ",").map {
-        $0.trimmingCharacters(in: " \t")
-      }
-      guard codings == ["chunked"] else {
-        return .failure(
-          status: 501, detail: "transfer-encoding \"\(coding.value)\": only chunked is supported")
-      }
+    // libhttp-parser reads `gzip, chunked` as chunked and drops the gzip:
+    // a face would get still-encoded bytes (section 6.1 answers 501).
+    let codings = head.fields.filter { $0.name.lowercased() == "transfer-encoding" }
+      .flatMap { $0.value.lowercased().split(separator: ",") }
+      .map { $0.trimmingCharacters(in: " \t") }
+    if !codings.isEmpty, codings != ["chunked"] {
+      let named = codings.first { $0 != "chunked" } ?? "chunked"
+      return .failure(
+        status: 501, detail: "transfer coding \(named) is not supported; send chunked alone")
     }
     return nil
   }

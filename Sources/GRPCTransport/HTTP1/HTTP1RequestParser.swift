@@ -198,7 +198,7 @@ struct HTTP1RequestHead {
 
 /// Looks at a request head's raw bytes for what RFC 9112 lets a server
 /// refuse and libhttp-parser accepts: a line folded onto the one before
-/// (obs-fold) and a CR not followed by LF. Both have been used to smuggle
+/// (obs-fold), a CR not followed by LF, and NUL. The first two have been used to smuggle
 /// requests past proxies that read them differently.
 struct HeadByteScan {
   private var previous: UInt8 = 0
@@ -207,6 +207,9 @@ struct HeadByteScan {
   mutating func scan(_ bytes: UnsafeRawBufferPointer) -> String? {
     for byte in bytes {
       defer { previous = byte }
+      // RFC 9110 section 5.5: a NUL in a field would reach faces, and
+      // their problem answers would echo it.
+      if byte == 0 { return "a NUL byte in the request head" }
       if previous == UInt8(ascii: "\r"), byte != UInt8(ascii: "\n") {
         return "a bare CR in the request head"
       }

@@ -42,6 +42,10 @@ public final class HTTP1ServerConnection {
   private var idleTimer: ScheduledWork?
   /// Called when held input can be read again (see `wantsInput`).
   public var inputResumed: (() -> Void)?
+  /// Sees each request read whole, answered by a face or by the session
+  /// itself, in order: the fuzzer must know which answers are to HEAD
+  /// requests, which carry no body.
+  package var requestRead: ((HTTPRequest) -> Void)?
 
   public init(
     responder: any HTTPResponder, configuration: HTTP1Configuration,
@@ -252,6 +256,7 @@ public final class HTTP1ServerConnection {
     let request = HTTPRequest(
       method: head.method, target: Self.originForm(head.target), headers: fields, body: body,
       version: head.version)
+    requestRead?(request)
     if let contentType = fields["content-type"], GRPCContentType.isNativeGRPC(contentType) {
       return exchange.respond(
         ProblemDetails(

@@ -12,6 +12,10 @@ public final class ChangeHub: Sendable {
 
   public init() {}
 
+  /// Subscribers attached on every loop: what the fuzzer checks is zero
+  /// once every connection is gone.
+  package var subscriberCount: Int { tally.count.load(ordering: .relaxed) }
+
   public func publish(_ change: WidgetChange) {
     forEachInboxWithSubscribers { $0.post(change) }
   }
