@@ -1,6 +1,7 @@
 import GaugeDomain
 import GaugeJSON
 import GaugeWire
+import WidgetJSON
 import Testing
 
 @testable import GaugeCtlKit
@@ -137,20 +138,31 @@ import Testing
     #expect(PublishLine.parse("") == .skip)
     #expect(PublishLine.parse("# cpu 1") == .skip)
     #expect(
-      PublishLine.parse("cpu") == .invalid("expected \"ID VALUE\" or a JSON object, got 1 field"))
+      PublishLine.parse("cpu")
+        == .invalid(id: "cpu", reason: "expected \"ID VALUE\" or a JSON object, got 1 field"))
     #expect(
       PublishLine.parse("cpu 1 2")
-        == .invalid("expected \"ID VALUE\" or a JSON object, got 3 fields"))
-    #expect(PublishLine.parse("cpu high") == .invalid("\"high\" is not a number"))
-    #expect(PublishLine.parse("pc\0xyz 42") == .invalid("contains a NUL character"))
-    #expect(PublishLine.parse(#"{"id": "cpu"}"#) == .invalid("value: expected a number"))
-    #expect(PublishLine.parse(#"{"id": 1, "value": 2}"#) == .invalid("id: expected a string"))
+        == .invalid(id: "cpu", reason: "expected \"ID VALUE\" or a JSON object, got 3 fields"))
+    #expect(
+      PublishLine.parse("cpu high") == .invalid(id: "cpu", reason: "\"high\" is not a number"))
+    #expect(
+      PublishLine.parse("pc\0xyz 42") == .invalid(id: nil, reason: "contains a NUL character"))
+    #expect(
+      PublishLine.parse(#"{"id": "cpu"}"#)
+        == .invalid(id: "cpu", reason: "value: must be a number, it is missing"))
+    #expect(
+      PublishLine.parse(#"{"id": 1, "value": 2}"#)
+        == .invalid(id: nil, reason: "id: must be a string, got a number"))
     #expect(
       PublishLine.parse(#"{"id": "a", "value": 2, "x": 1}"#)
-        == .invalid("unknown field \"x\" (expected id and value)"))
+        == .invalid(id: "a", reason: "x: is not a field of a value line"))
+    #expect(
+      PublishLine.parse("[1]")
+        == .invalid(id: "[1]", reason: "expected \"ID VALUE\" or a JSON object, got 1 field"))
     #expect(
       PublishLine.parse("{oops")
-        == .invalid("not JSON: expected a member name in quotes, found \"o\" at column 2"))
+        == .invalid(
+          id: nil, reason: "not JSON: expected a member name in quotes, found \"o\" at column 2"))
   }
 
   /// Blanks (spaces, tabs, a CR left by CRLF input) go from both ends in any
@@ -161,10 +173,12 @@ import Testing
     #expect(PublishLine.parse("\t cpu \t 7 \r") == .item(id: "cpu", value: 7))
     #expect(PublishLine.parse("é 1") == .item(id: "é", value: 1))
     #expect(PublishLine.parse(" \t温度\t2\r") == .item(id: "温度", value: 2))
-    #expect(PublishLine.parse("cpu 1é") == .invalid("\"1é\" is not a number"))
+    #expect(PublishLine.parse("cpu 1é") == .invalid(id: "cpu", reason: "\"1é\" is not a number"))
+    // A blank and a combining mark are one Character, but still two fields.
+    #expect(
+      PublishLine.parse("cpu \u{301}1")
+        == .invalid(id: "cpu", reason: "\"\u{301}1\" is not a number"))
     #expect(" a b ".trimmingASCII(where: { $0 == UInt8(ascii: " ") }) == "a b")
-    #expect("ab".splitASCII(where: { $0 == UInt8(ascii: " ") }) == ["ab"])
-    #expect("  ".splitASCII(where: { $0 == UInt8(ascii: " ") }).isEmpty)
   }
 
   /// An id longer than any widget's is refused before it is sent, with the

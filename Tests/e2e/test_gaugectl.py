@@ -430,8 +430,8 @@ def test_publish_from_a_pipe_with_good_and_bad_lines(gaugectl, stub, new_id):
         "gaugectl: publish: 4 lines were rejected",
         f'  line 4: {unknown}: NOT_FOUND: widget "{unknown}" not found',
         f"  line 5: {cpu}: INVALID_ARGUMENT: content.gauge.value: 500 is outside [0, 100]",
-        '  line 7: UNREADABLE: expected "ID VALUE" or a JSON object, got 1 field',
-        "  line 9: UNREADABLE: value: expected a number",
+        '  line 7: garbage: UNREADABLE: expected "ID VALUE" or a JSON object, got 1 field',
+        f"  line 9: {disk}: UNREADABLE: value: must be a number, got a string",
     ]
     assert get(stub, cpu).content.gauge.value == 77
     assert get(stub, disk).content.progress.value == 0.5
