@@ -164,7 +164,7 @@ let package = Package(
       dependencies: [
         "GRPCClient", "GRPCTransport", "GRPCTransportTesting", "GaugeService",
         "GRPCStandardServices", "GaugeDomain", "GaugeWire", "GaugeStore", "GaugeCtlKit",
-        "GaugeIO", "GaugeJSON",
+        "GaugeIO", "GaugeJSON", "WidgetJSON",
       ],
       swiftSettings: strict
     ),
