@@ -124,6 +124,7 @@ let package = Package(
       name: "GaugeCtlKit",
       dependencies: [
         "GRPCClient", "GRPCTransport", "GaugeWire", "GaugeDomain", "GaugeIO", "GaugeJSON",
+        "WidgetJSON",
       ],
       swiftSettings: strict
     ),
@@ -205,7 +206,7 @@ let package = Package(
     ),
     .testTarget(
       name: "GaugeCtlKitTests",
-      dependencies: ["GaugeCtlKit", "GaugeDomain", "GaugeWire", "GaugeJSON"],
+      dependencies: ["GaugeCtlKit", "GaugeDomain", "GaugeWire", "GaugeJSON", "WidgetJSON"],
       swiftSettings: strict
     ),
     .testTarget(

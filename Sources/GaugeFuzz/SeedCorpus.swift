@@ -50,6 +50,12 @@ public enum SeedCorpus {
       + #""accent_color": "orange", "trend": "TREND_UP"}}"#,
     #"[1, -0, 1e-7, 12345678901234567890, "\u00e9\ud83d\ude00\n\t\"", true, false, null, {}]"#,
     #"{"id": "a", "value": 3}"#,
+    #"{"id": "cpu", "name": "CPU load", "content": {"template": "gauge", "value": 42.5, "#
+      + #""min_value": 0, "max_value": 100, "style": "linear_capacity", "gradient": ["green", "#
+      + #""red"], "marks": [{"value": 80, "label": "hot"}], "min_label": "idle", "label": "all "#
+      + #"cores", "trend": "up", "accent_color": "orange"}, "revision": 3, "#
+      + #""created_at": "2026-12-01T22:05:35.966Z", "updated_at": "2026-12-01T22:05:35.966Z"}"#,
+    #"{"id": "temp", "template": "value", "value": 21.5, "max_value": 40, "unit": "°C"}"#,
   ]
 
   /// Byte by byte as `WriteGenerator` reads them (a number byte under 128

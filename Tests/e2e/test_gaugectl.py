@@ -18,15 +18,17 @@ import tempfile
 import threading
 import time
 from concurrent import futures
+from datetime import datetime, timezone
 from pathlib import Path
 
 import grpc
+import httpx
 import pytest
 
 from conftest import REPO, Server, _free_port
 from gauge.v1 import widget_pb2 as wpb
 from gauge.v1 import widget_service_pb2 as spb
-from helpers import TIMEOUT, get, put, rpc_error, update, widget
+from helpers import TIMEOUT, base_url, get, put, rpc_error, update, widget
 
 E2E_DIR = Path(__file__).resolve().parent
 EXPECTED = E2E_DIR / "expected"
@@ -78,6 +80,12 @@ def gaugectl(binary, server):
     return run
 
 
+def rfc3339(unix_ms: int) -> str:
+    """The REST face's time format: UTC, milliseconds, a Z."""
+    moment = datetime.fromtimestamp(unix_ms // 1000, tz=timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S") + f".{unix_ms % 1000:03d}Z"
+
+
 def ok(result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
     assert result.returncode == 0, (
         f"exit {result.returncode}\nstdout: {result.stdout}\nstderr: {result.stderr}"
@@ -126,7 +134,7 @@ def test_put_with_flags_stores_every_field(gaugectl, stub, new_id):
     assert get(stub, wid).content.WhichOneof("template") == "progress"
 
 
-def test_get_json_matches_the_server_and_reads_back_with_put_f(gaugectl, stub, new_id):
+def test_get_json_matches_the_server_and_reads_back_with_put_f(gaugectl, server, stub, new_id):
     wid = new_id()
     put(stub, widget(wid, name="Temp", content=wpb.Content(
         value=wpb.Value(value=21.5, min_value=-10), unit="°C", label="living room",
@@ -136,12 +144,15 @@ def test_get_json_matches_the_server_and_reads_back_with_put_f(gaugectl, stub, n
     assert out == {
         "id": wid, "name": "Temp",
         "content": {
-            "value": {"value": 21.5, "min_value": -10},
-            "label": "living room", "unit": "°C", "trend": "DOWN", "accent_color": "#FF8800",
+            "template": "value", "value": 21.5, "min_value": -10,
+            "label": "living room", "unit": "°C", "trend": "down", "accent_color": "#FF8800",
         },
-        "revision": stored.revision, "created_at_ms": stored.created_at_ms,
-        "updated_at_ms": stored.updated_at_ms,
+        "revision": stored.revision, "created_at": rfc3339(stored.created_at_ms),
+        "updated_at": rfc3339(stored.updated_at_ms),
     }
+    # The REST face's answer, member for member.
+    with httpx.Client(base_url=base_url(server), timeout=TIMEOUT) as http:
+        assert http.get(f"/widgets/{wid}").json() == out
     # The same JSON through standard input replaces the widget with itself.
     replaced = ok(gaugectl("put", "-f", "-", "--json", stdin=json.dumps(out)))
     after = json.loads(replaced.stdout)
@@ -149,7 +160,7 @@ def test_get_json_matches_the_server_and_reads_back_with_put_f(gaugectl, stub, n
     assert after["revision"] > stored.revision
 
 
-def test_put_from_a_flat_json_file(gaugectl, stub, new_id, tmp_path):
+def test_put_from_a_json_file_in_every_shape(gaugectl, stub, new_id, tmp_path):
     wid = new_id()
     path = tmp_path / "widget.json"
     path.write_text(json.dumps({
@@ -162,6 +173,25 @@ def test_put_from_a_flat_json_file(gaugectl, stub, new_id, tmp_path):
     assert (g.gauge.value, g.gauge.max_value, g.unit, g.accent_color) == (7, 10, "GB", "teal")
     assert g.gauge.style == wpb.LINEAR
     assert g.gauge.marks[0].label == "full"
+
+    # The README's example, as written there.
+    temp = tmp_path / "temp.json"
+    temp.write_text('{"template": "value", "value": 21.5, "unit": "°C"}')
+    ok(gaugectl("put", wid, "-f", str(temp)))
+    t = get(stub, wid).content
+    assert (t.WhichOneof("template"), t.value.value, t.unit) == ("value", 21.5, "°C")
+
+    # What `get --json` printed before it printed the REST shape.
+    older = tmp_path / "older.json"
+    older.write_text(json.dumps({
+        "id": wid, "name": "Disk", "content": {
+            "progress": {"value": 0.25}, "label": "/var", "trend": "UP"},
+        "revision": 3, "created_at_ms": 1, "updated_at_ms": 2,
+    }))
+    ok(gaugectl("put", "-f", str(older)))
+    o = get(stub, wid)
+    assert (o.name, o.content.progress.value, o.content.label, o.content.trend) == (
+        "Disk", 0.25, "/var", wpb.UP)
 
 
 def test_table_output_of_get_and_ls(gaugectl, stub, new_id):
@@ -184,7 +214,7 @@ def test_table_output_of_get_and_ls(gaugectl, stub, new_id):
 
     as_json = json.loads(ok(gaugectl("ls", prefix, "--json")).stdout)
     assert [w["id"] for w in as_json] == [prefix + "a", prefix + "b"]
-    assert as_json[1]["content"] == {"progress": {"value": 0.5}}
+    assert as_json[1]["content"] == {"template": "progress", "value": 0.5}
 
 
 def test_ls_pages_through_more_than_one_page(gaugectl, stub, new_id):
@@ -210,7 +240,7 @@ def test_set_changes_only_the_value_of_each_template(gaugectl, stub, new_id):
     assert get(stub, p).content.progress.value == 0.75
     assert (get(stub, v).content.value.value, get(stub, v).content.value.max_value) == (-3, 2)
     out = json.loads(ok(gaugectl("set", g, "8", "--json")).stdout)
-    assert out["content"]["gauge"]["value"] == 8
+    assert out["content"]["value"] == 8
 
 
 def test_rm_removes_and_a_second_rm_is_rejected(gaugectl, stub, new_id):
@@ -265,8 +295,14 @@ def test_unusable_input_exits_1_and_usage_mistakes_exit_2(gaugectl, new_id, tmp_
     unknown.write_text('{"template": "gauge", "colour": "red", "value": "high"}')
     assert failed(gaugectl("put", new_id(), "-f", str(unknown)), 1) == [
         "gaugectl: the widget JSON is not usable:",
-        "  colour: unknown field",
-        "  value: expected a number, got a string",
+        "  colour: is not a field of a gauge widget",
+        "  value: must be a number, got a string",
+    ]
+    rest = tmp_path / "rest.json"
+    rest.write_text('{"content": {"template": "gauge", "value": 1, "marks": [{"value": "x"}]}}')
+    assert failed(gaugectl("put", new_id(), "-f", str(rest)), 1) == [
+        "gaugectl: the widget JSON is not usable:",
+        "  content.marks[0].value: must be a number, got a string",
     ]
     assert failed(gaugectl("put", new_id(), "-f", str(tmp_path / "absent.json")), 1)[0] \
         .startswith("gaugectl: cannot read ")
@@ -402,7 +438,7 @@ def test_gzip_requests_to_gauged(gaugectl, stub, new_id):
     assert get(stub, wid).content.gauge.value == 7
     ok(gaugectl("--gzip", "set", wid, "8"))
     out = ok(gaugectl("--gzip", "--json", "get", wid)).stdout
-    assert json.loads(out)["content"]["gauge"]["value"] == 8
+    assert json.loads(out)["content"]["value"] == 8
 
 
 # --------------------------------------------------------------------------- publish
@@ -430,8 +466,8 @@ def test_publish_from_a_pipe_with_good_and_bad_lines(gaugectl, stub, new_id):
         "gaugectl: publish: 4 lines were rejected",
         f'  line 4: {unknown}: NOT_FOUND: widget "{unknown}" not found',
         f"  line 5: {cpu}: INVALID_ARGUMENT: content.gauge.value: 500 is outside [0, 100]",
-        '  line 7: UNREADABLE: expected "ID VALUE" or a JSON object, got 1 field',
-        "  line 9: UNREADABLE: value: expected a number",
+        '  line 7: garbage: UNREADABLE: expected "ID VALUE" or a JSON object, got 1 field',
+        f"  line 9: {disk}: UNREADABLE: value: must be a number, got a string",
     ]
     assert get(stub, cpu).content.gauge.value == 77
     assert get(stub, disk).content.progress.value == 0.5
@@ -539,7 +575,8 @@ def test_watch_events_as_json_and_once(gaugectl, stub, new_id):
     events = [json.loads(line) for line in out.splitlines()]
     assert [e["event"] for e in events] == ["upsert", "upsert", "synced"]
     assert [e["widget"]["id"] for e in events[:2]] == [prefix + "a", prefix + "b"]
-    assert events[0]["widget"]["content"]["gauge"] == {"value": 2, "min_value": 0, "max_value": 5}
+    assert events[0]["widget"]["content"] == {
+        "template": "gauge", "value": 2, "min_value": 0, "max_value": 5, "style": "automatic"}
     assert events[2]["revision"] >= max(e["revision"] for e in events[:2])
 
 

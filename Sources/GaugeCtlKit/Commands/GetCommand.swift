@@ -1,4 +1,5 @@
 import GaugeJSON
+import WidgetJSON
 
 /// `gaugectl get ID`.
 enum GetCommand: Command {
@@ -8,7 +9,8 @@ enum GetCommand: Command {
     Usage: gaugectl get ID
 
     Options:
-      --json                 the widget as JSON (the form `put -f` reads)
+      --json                 the widget as JSON, as GET /widgets/ID answers
+                             (what `put -f` reads)
     """
   static let flags: [FlagSpec] = []
 
@@ -18,7 +20,7 @@ enum GetCommand: Command {
     let id = try positionals(arguments, ["ID"])[0]
     let widget = try WidgetClient(options).get(id: id)
     if options.json {
-      Console.out(JSONWriter.pretty(WidgetJSONOutput.widget(widget)) + "\n")
+      Console.out(JSONWriter.pretty(RESTWidgetJSON.json(widget)) + "\n")
     } else {
       Console.out(WidgetText.details(widget))
     }

@@ -1,4 +1,5 @@
 import GaugeJSON
+import WidgetJSON
 
 /// `gaugectl ls [PREFIX]`.
 enum ListCommand: Command {
@@ -22,7 +23,7 @@ enum ListCommand: Command {
     }
     let widgets = try WidgetClient(options).list(prefix: arguments.positionals.first ?? "")
     if options.json {
-      Console.out(JSONWriter.pretty(.array(widgets.map(WidgetJSONOutput.widget))) + "\n")
+      Console.out(JSONWriter.pretty(.array(widgets.map(RESTWidgetJSON.json))) + "\n")
     } else {
       Console.out(WidgetText.table(widgets))
     }

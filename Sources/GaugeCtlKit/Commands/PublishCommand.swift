@@ -1,5 +1,6 @@
 import GRPCClient
 import GRPCTransport
+import GaugeDomain
 import GaugeJSON
 import GaugeWire
 import Glibc
@@ -27,9 +28,10 @@ enum PublishCommand: Command {
     """
   static let flags: [FlagSpec] = []
 
-  /// An id too long to show whole in a report: its start, and how long it was.
+  /// An id longer than any widget's (it may be megabytes) is reported by
+  /// its start and how long it was; any other is shown whole.
   private static func shortened(_ id: String) -> String {
-    guard id.count > 40 else { return id }
+    guard id.utf8.count > WidgetID.maxLength else { return id }
     return "\(id.prefix(32))... (\(id.utf8.count) bytes)"
   }
 
@@ -64,8 +66,10 @@ enum PublishCommand: Command {
       switch PublishLine.parse(line) {
       case .skip:
         continue
-      case .invalid(let reason):
-        local.append(Rejection(line: lineNumber, id: "", code: "UNREADABLE", message: reason))
+      case .invalid(let id, let reason):
+        local.append(
+          Rejection(
+            line: lineNumber, id: id.map(shortened) ?? "", code: "UNREADABLE", message: reason))
       case .refused(let id, let reason):
         local.append(
           Rejection(

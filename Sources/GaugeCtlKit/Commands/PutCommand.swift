@@ -2,6 +2,7 @@ import GaugeDomain
 import GaugeIO
 import GaugeJSON
 import Glibc
+import WidgetJSON
 
 /// `gaugectl put ID --gauge V --min A --max B ...` or `put [ID] -f FILE`.
 enum PutCommand: Command {
@@ -27,10 +28,11 @@ enum PutCommand: Command {
       --mark VALUE[:LABEL]   gauge only, repeatable
       --gradient C1,C2,...   gauge only, 2 to 8 colours
       --min-label T --max-label T --value-label T   gauge only
-      -f, --file FILE        the widget as JSON: flat, with the schema's field names
-                             {"template": "gauge", "value": 42, "min_value": 0,
-                              "max_value": 100, "unit": "%", ...}
-                             or nested as `gaugectl get --json` prints it
+      -f, --file FILE        the widget as JSON, as `gaugectl get --json` prints it
+                             and GET /widgets/ID answers:
+                             {"name": "CPU", "content": {"template": "gauge",
+                              "value": 42, "min_value": 0, "max_value": 100, ...}}
+                             or just the content: {"template": "value", "value": 21.5}
       --json                 print the stored widget as JSON
     """
   static let flags = WidgetFlags.specs + [FlagSpec("file", short: "f")]
@@ -61,7 +63,7 @@ enum PutCommand: Command {
     let client = try WidgetClient(options)
     let (widget, created) = try client.put(put)
     if options.json {
-      Console.out(JSONWriter.pretty(WidgetJSONOutput.widget(widget)) + "\n")
+      Console.out(JSONWriter.pretty(RESTWidgetJSON.json(widget)) + "\n")
     } else {
       Console.out(
         "\(created ? "created" : "replaced") \(widget.id): \(WidgetText.summary(widget.content)) "

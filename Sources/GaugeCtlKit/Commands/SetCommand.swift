@@ -1,5 +1,6 @@
 import GaugeDomain
 import GaugeJSON
+import WidgetJSON
 
 /// `gaugectl set ID VALUE`: UpdateWidget with only the value.
 enum SetCommand: Command {
@@ -37,7 +38,7 @@ enum SetCommand: Command {
     let widget = try client.update(
       WidgetUpdate(id: id, content: ContentPatch(template: template)))
     if options.json {
-      Console.out(JSONWriter.pretty(WidgetJSONOutput.widget(widget)) + "\n")
+      Console.out(JSONWriter.pretty(RESTWidgetJSON.json(widget)) + "\n")
     } else {
       Console.out(
         "\(widget.id) = \(WidgetText.value(widget.content)) (revision \(widget.revision))\n")

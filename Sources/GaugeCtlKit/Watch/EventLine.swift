@@ -1,6 +1,7 @@
 import GaugeDomain
 import GaugeJSON
 import GaugeWire
+import WidgetJSON
 
 /// `gaugectl watch --events`: one line per Subscribe event, as
 /// `key=value` words or, with `--json`, a JSON object.
@@ -21,7 +22,7 @@ enum EventLine {
       case .upsert(let widget):
         [
           ("event", .string("upsert")), ("revision", .number(Double(widget.revision))),
-          ("widget", WidgetJSONOutput.widget(widget)),
+          ("widget", RESTWidgetJSON.json(widget)),
         ]
       case .removed(let id, let revision):
         [

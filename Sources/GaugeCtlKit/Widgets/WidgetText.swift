@@ -47,7 +47,7 @@ enum WidgetText {
     let range = range(content)
     if !range.isEmpty { rows.append(("range", range)) }
     if case .gauge(let gauge) = content.template {
-      rows.append(("style", EnumNames.name(of: gauge.style).lowercased()))
+      rows.append(("style", gauge.style.schemaName))
       if !gauge.marks.isEmpty {
         rows.append(
           (
@@ -68,7 +68,7 @@ enum WidgetText {
       ("label", content.label), ("subtitle", content.subtitle), ("icon", content.icon),
       (
         "trend",
-        content.trend == .unspecified ? nil : EnumNames.name(of: content.trend).lowercased()
+        content.trend == .unspecified ? nil : content.trend.schemaName
       ),
       ("accent", content.accentColor), ("background", content.backgroundColor),
       ("text colour", content.textColor),
