@@ -108,6 +108,30 @@ import Testing
     expectServing(peer, stream: 3)
   }
 
+  @Test func aPlainAnswerLeavesTheRequestToFinish() {
+    let peer = openPeer()
+    peer.send(RawFrames.headers(stream: 1, block: getBlock(extra: [("content-length", "3")])))
+    peer.read()
+    // Answered already or not, the request is not cut short: the rest of
+    // it is still read, and held to its rules.
+    #expect(peer.resetCode(stream: 1) == nil)
+    peer.send(data(stream: 1, [1, 2, 3, 4], endStream: true))
+    peer.read()
+    #expect(peer.resetCode(stream: 1) == protocolError)
+    expectServing(peer, stream: 3)
+  }
+
+  @Test func aPlainAnswerClosesTheStreamOnceTheRequestEnds() {
+    let peer = openPeer()
+    peer.send(RawFrames.headers(stream: 1, block: getBlock()))
+    peer.read()
+    #expect(peer.server.openStreamCount == 1)
+    peer.send(data(stream: 1, [], endStream: true))
+    peer.read()
+    #expect(peer.server.openStreamCount == 0)
+    #expect(peer.resetCode(stream: 1) == nil)
+  }
+
   private var reason: String { InboundFrameScanner.Violation.streamNeverOpened(3).reason }
 
   private func priority(stream: Int32, dependsOn: Int32, exclusive: Bool = false) -> [UInt8] {
@@ -119,6 +143,12 @@ import Testing
 
   private func data(stream: Int32, _ payload: [UInt8], endStream: Bool = false) -> [UInt8] {
     RawFrames.frame(type: 0x0, flags: endStream ? 0x1 : 0, stream: stream, payload: payload)
+  }
+
+  private func getBlock(extra: [(String, String)] = []) -> [UInt8] {
+    RawFrames.block(
+      [(":method", "GET"), (":scheme", "http"), (":path", "/"), (":authority", "localhost")]
+        + extra)
   }
 
   private func openPeer() -> RawPeer {
