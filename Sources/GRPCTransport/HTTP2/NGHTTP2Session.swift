@@ -59,6 +59,9 @@ package final class NGHTTP2Session {
   /// Set once a GOAWAY that ends the connection has been queued: input is
   /// ignored from then on, and the connection closes once it is sent.
   private(set) var terminationReason: String?
+  /// A server's watch on the client's frames (nil for a client session,
+  /// which keeps libnghttp2's own checks).
+  private var inboundFrames: InboundFrameScanner?
 
   /// `frameBuffer`: the outbound frame buffer this session shares with
   /// the other sessions of its event loop (nil: a buffer of its own);
@@ -70,6 +73,7 @@ package final class NGHTTP2Session {
   ) {
     self.clock = clock
     self.callerReference = .passUnretained(caller)
+    self.inboundFrames = role == .server ? InboundFrameScanner() : nil
     self.initialWindowSize = settings.initialWindowSize
     self.frameBuffer = frameBuffer
     self.blockCache = blockCache
@@ -188,9 +192,44 @@ package final class NGHTTP2Session {
   /// Feeds received bytes; callbacks run before this returns.
   package func receive(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
     if let terminationReason { throw .fatal(terminationReason) }
-    guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+    guard bytes.count > 0 else { return }
+    guard inboundFrames != nil else { return try feed(bytes) }
+    var offset = 0
+    while offset < bytes.count {
+      guard let stop = inboundFrames?.scan(bytes, from: offset) else { return }
+      // The frames before the offending one are the session's first, so
+      // that it judges that one in the state they leave.
+      if stop.cleanEnd > offset {
+        try feed(UnsafeRawBufferPointer(rebasing: bytes[offset..<stop.cleanEnd]))
+      }
+      if let violation = stop.violation {
+        try reject(violation)
+        if stop.resume > stop.cleanEnd {
+          try feed(UnsafeRawBufferPointer(rebasing: bytes[stop.cleanEnd..<stop.resume]))
+        }
+      }
+      offset = stop.resume
+    }
+  }
+
+  /// Ends the connection for a frame that breaks a stream rule, unless the
+  /// session still holds the stream and so judges the frame itself.
+  private func reject(_ violation: InboundFrameScanner.Violation) throws(Failure) {
+    let errorCode: UInt32
+    switch violation {
+    case .streamClosedByClient(let streamID):
+      guard nghttp2_session_find_stream(session, streamID) == nil else { return }
+      errorCode = NGHTTP2_STREAM_CLOSED.rawValue
+    case .priorityWithoutStream, .dependsOnItself, .streamNeverOpened:
+      errorCode = NGHTTP2_PROTOCOL_ERROR.rawValue
+    }
+    terminate(errorCode: errorCode, reason: violation.reason)
+    throw .fatal(violation.reason)
+  }
+
+  private func feed(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
     let result = nghttp2_session_mem_recv(
-      session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+      session, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count)
     if let terminationReason { throw .fatal(terminationReason) }
     if result < 0 {
       // nghttp2 stops here without a GOAWAY for some errors (a flood of

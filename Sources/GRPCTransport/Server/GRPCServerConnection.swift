@@ -838,12 +838,17 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
   }
 
   package func streamEndSent(_ streamID: Int32) {
-    // The client may still be sending; it is told to stop, as stock
-    // servers do once the response is complete. NO_ERROR, as grpc-core's own
-    // server sends after a status: a CANCEL right behind the trailers races
-    // them in grpc-core clients, which then report CANCELLED instead of the
-    // status (seen with DEADLINE_EXCEEDED under load).
-    guard let stream = streams[streamID], !session.isRemoteClosed(streamID: streamID) else {
+    // The client of a call may still be sending; it is told to stop, as
+    // stock gRPC servers do once the response is complete. NO_ERROR, as
+    // grpc-core's own server sends after a status: a CANCEL right behind
+    // the trailers races them in grpc-core clients, which then report
+    // CANCELLED instead of the status (seen with DEADLINE_EXCEEDED under
+    // load). Any other answer leaves the request to finish: the stream
+    // stays half-closed, and what the client still sends on it is held to
+    // the same rules (a reset stream would drop it unread).
+    guard let stream = streams[streamID], stream.call != nil,
+      !session.isRemoteClosed(streamID: streamID)
+    else {
       return
     }
     session.resetStream(streamID: streamID, errorCode: stream.resetCodeAfterEnd)
