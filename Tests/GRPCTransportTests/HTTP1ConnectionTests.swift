@@ -178,6 +178,18 @@ private func statusLines(_ text: String) -> [String] {
     #expect(out == "HTTP/1.1 204 No Content\r\n\r\n")
   }
 
+  @Test func bytesThatAreNoRequestAtAllCloseWithoutAnAnswer() {
+    let harness = HTTP1Harness()
+    #expect(harness.send("INVALID CONNECTION PREFACE\r\n\r\n").isEmpty)
+    #expect(!harness.connection.isAlive)
+  }
+
+  @Test func aBadMethodAfterAGoodRequestIs501() {
+    let harness = HTTP1Harness()
+    let out = harness.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n\u{1}BAD / HTTP/1.1\r\n\r\n")
+    #expect(out.contains("HTTP/1.1 501 "))
+  }
+
   @Test func oversizedHeadIs431() {
     let harness = HTTP1Harness()
     let big = String(repeating: "a", count: 17 << 10)

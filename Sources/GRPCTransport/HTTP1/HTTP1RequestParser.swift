@@ -17,6 +17,9 @@ final class HTTP1RequestParser {
     case request(HTTP1RequestHead, body: [UInt8])
     /// The bytes cannot be a request: answer `status` and close.
     case failure(status: Int, detail: String)
+    /// The request line does not start with a method: perhaps no HTTP/1
+    /// at all (a broken HTTP/2 preface, TLS on a cleartext port).
+    case notAMethod(detail: String)
   }
 
   private let parser: UnsafeMutablePointer<http_parser>
@@ -99,7 +102,7 @@ final class HTTP1RequestParser {
         status: 400,
         detail: "content-length with transfer-encoding, or more than one content-length")
     case HPE_INVALID_METHOD:
-      return .failure(status: 501, detail: "unknown method: \(description)")
+      return .notAMethod(detail: "unknown method: \(description)")
     case HPE_INVALID_VERSION:
       return .failure(status: 505, detail: "only HTTP/1.0 and HTTP/1.1 are spoken here")
     default:

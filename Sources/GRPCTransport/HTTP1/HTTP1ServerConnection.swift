@@ -32,6 +32,8 @@ public final class HTTP1ServerConnection {
   private var life = Life.open
   private var reading = Reading.reading
   private var heldInput: [UInt8] = []
+  /// Requests read whole so far.
+  private var requestsRead = 0
   /// In request order; the first one writes, the others wait their turn.
   private var exchanges: [HTTP1Exchange] = []
   /// Bytes that belong to no exchange (a 100 Continue).
@@ -223,6 +225,16 @@ public final class HTTP1ServerConnection {
           detail: "the request body is larger than \(configuration.maxBodyBytes) bytes"))
     case .failure(let status, let detail):
       fail(ProblemDetails(status: status, detail: detail))
+    case .notAMethod(let detail):
+      // A peer that has not sent one request is not known to speak HTTP/1:
+      // an answer in it would only be misread (HTTP/2 tools read it as
+      // frames). It is closed, as an HTTP/2 server closes on a bad preface.
+      guard requestsRead > 0 else {
+        life = .closed
+        cancelTimers()
+        return outputReady()
+      }
+      fail(ProblemDetails(status: 501, detail: detail))
     case .request(let head, let body):
       dispatch(head, body: body)
     }
@@ -256,6 +268,7 @@ public final class HTTP1ServerConnection {
     let request = HTTPRequest(
       method: head.method, target: Self.originForm(head.target), headers: fields, body: body,
       version: head.version)
+    requestsRead += 1
     requestRead?(request)
     if let contentType = fields["content-type"], GRPCContentType.isNativeGRPC(contentType) {
       return exchange.respond(
