@@ -63,6 +63,11 @@ public enum JSONWriter {
     return "\(number)"
   }
 
+  /// True when `text` is written as it is between the quotes.
+  static func needsNoEscape(_ text: String) -> Bool {
+    !text.utf8.contains(where: needsEscape)
+  }
+
   /// A byte that may start something `writeString` escapes: a control
   /// character, a quote, a backslash, or the lead byte of a C1 character.
   private static func needsEscape(_ byte: UInt8) -> Bool {
@@ -81,7 +86,7 @@ public enum JSONWriter {
   private static func writeString(_ text: String, into out: inout String) {
     out += "\""
     // Most strings (ids, names, field names) need no escape: copied whole.
-    if !text.utf8.contains(where: needsEscape) {
+    if needsNoEscape(text) {
       out += text
       out += "\""
       return

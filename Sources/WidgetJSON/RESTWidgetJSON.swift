@@ -4,62 +4,100 @@ import GaugeJSON
 /// A widget as the REST face sends it: `{"id", "name", "content":
 /// {"template", <template fields>, <shared fields>}, "revision",
 /// "created_at", "updated_at"}`, template fields flat inside `content`,
-/// absent optional fields left out.
+/// absent optional fields left out. Written straight into bytes (every
+/// REST answer and every live event carries one); `json` reads those bytes
+/// back for whoever wants a `JSONValue`, so there is one mapping.
 package enum RESTWidgetJSON {
+  package static func bytes(_ widget: Widget) -> [UInt8] {
+    var writer = JSONByteWriter(capacity: 320)
+    write(widget, into: &writer)
+    return writer.bytes
+  }
+
   package static func json(_ widget: Widget) -> JSONValue {
-    .object([
-      ("id", .string(widget.id)),
-      ("name", .string(widget.name)),
-      ("content", content(widget.content)),
-      ("revision", .number(Double(widget.revision))),
-      ("created_at", .string(RFC3339Time.format(unixMilliseconds: widget.createdAtMs))),
-      ("updated_at", .string(RFC3339Time.format(unixMilliseconds: widget.updatedAtMs))),
-    ])
+    do {
+      return try JSONParser.parse(String(decoding: bytes(widget), as: UTF8.self))
+    } catch {
+      preconditionFailure("the widget writer wrote JSON its reader refuses: \(error)")
+    }
   }
 
   package static func content(_ content: Content) -> JSONValue {
-    var members: [(key: String, value: JSONValue)] = []
-    func add(_ key: String, _ text: String?) {
-      if let text { members.append((key, .string(text))) }
+    var writer = JSONByteWriter()
+    write(content, into: &writer)
+    do {
+      return try JSONParser.parse(String(decoding: writer.bytes, as: UTF8.self))
+    } catch {
+      preconditionFailure("the widget writer wrote JSON its reader refuses: \(error)")
     }
-    let template = content.template
-    members.append(("template", .string(template.name)))
-    switch template {
-    case .gauge(let gauge):
-      members.append(("value", .number(gauge.value)))
-      members.append(("min_value", .number(gauge.minValue)))
-      members.append(("max_value", .number(gauge.maxValue)))
-      members.append(("style", .string(gauge.style.schemaName)))
-      if !gauge.gradient.isEmpty {
-        members.append(("gradient", .array(gauge.gradient.map(JSONValue.string))))
-      }
-      if !gauge.marks.isEmpty {
-        members.append(("marks", .array(gauge.marks.map(mark))))
-      }
-      add("current_value_label", gauge.currentValueLabel)
-      add("min_label", gauge.minLabel)
-      add("max_label", gauge.maxLabel)
-    case .progress(let progress):
-      members.append(("value", .number(progress.value)))
-    case .value(let plain):
-      members.append(("value", .number(plain.value)))
-      if let minValue = plain.minValue { members.append(("min_value", .number(minValue))) }
-      if let maxValue = plain.maxValue { members.append(("max_value", .number(maxValue))) }
-    }
-    add("label", content.label)
-    add("subtitle", content.subtitle)
-    add("icon", content.icon)
-    add("unit", content.unit)
-    if content.trend != .unspecified { add("trend", content.trend.schemaName) }
-    add("accent_color", content.accentColor)
-    add("background_color", content.backgroundColor)
-    add("text_color", content.textColor)
-    return .object(members)
   }
 
-  private static func mark(_ mark: Mark) -> JSONValue {
-    var members: [(key: String, value: JSONValue)] = [("value", .number(mark.value))]
-    if let label = mark.label { members.append(("label", .string(label))) }
-    return .object(members)
+  package static func write(_ widget: Widget, into writer: inout JSONByteWriter) {
+    writer.beginObject()
+    writer.member("id", widget.id)
+    writer.member("name", widget.name)
+    writer.key("content")
+    write(widget.content, into: &writer)
+    writer.member("revision", number: Double(widget.revision))
+    writer.key("created_at")
+    writer.raw(quotedTime(widget.createdAtMs))
+    writer.key("updated_at")
+    writer.raw(quotedTime(widget.updatedAtMs))
+    writer.endObject()
+  }
+
+  private static func quotedTime(_ unixMilliseconds: Int64) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(26)
+    RFC3339Time.appendQuoted(unixMilliseconds: unixMilliseconds, to: &bytes)
+    return bytes
+  }
+
+  private static func write(_ content: Content, into writer: inout JSONByteWriter) {
+    writer.beginObject()
+    let template = content.template
+    writer.member("template", template.name)
+    switch template {
+    case .gauge(let gauge):
+      writer.member("value", number: gauge.value)
+      writer.member("min_value", number: gauge.minValue)
+      writer.member("max_value", number: gauge.maxValue)
+      writer.member("style", gauge.style.schemaName)
+      if !gauge.gradient.isEmpty {
+        writer.key("gradient")
+        writer.beginArray()
+        for color in gauge.gradient { writer.string(color) }
+        writer.endArray()
+      }
+      if !gauge.marks.isEmpty {
+        writer.key("marks")
+        writer.beginArray()
+        for mark in gauge.marks {
+          writer.beginObject()
+          writer.member("value", number: mark.value)
+          writer.member("label", mark.label)
+          writer.endObject()
+        }
+        writer.endArray()
+      }
+      writer.member("current_value_label", gauge.currentValueLabel)
+      writer.member("min_label", gauge.minLabel)
+      writer.member("max_label", gauge.maxLabel)
+    case .progress(let progress):
+      writer.member("value", number: progress.value)
+    case .value(let plain):
+      writer.member("value", number: plain.value)
+      if let minValue = plain.minValue { writer.member("min_value", number: minValue) }
+      if let maxValue = plain.maxValue { writer.member("max_value", number: maxValue) }
+    }
+    writer.member("label", content.label)
+    writer.member("subtitle", content.subtitle)
+    writer.member("icon", content.icon)
+    writer.member("unit", content.unit)
+    if content.trend != .unspecified { writer.member("trend", content.trend.schemaName) }
+    writer.member("accent_color", content.accentColor)
+    writer.member("background_color", content.backgroundColor)
+    writer.member("text_color", content.textColor)
+    writer.endObject()
   }
 }

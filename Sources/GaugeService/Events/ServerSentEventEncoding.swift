@@ -9,7 +9,7 @@ enum ServerSentEventEncoding: EventEncoding {
   static func encode(_ change: WidgetChange) -> [UInt8] {
     switch change {
     case .upserted(let widget, _):
-      return event("upsert", data: JSONWriter.compact(RESTWidgetJSON.json(widget)))
+      return event("upsert", data: RESTWidgetJSON.bytes(widget))
     case .removed(let id, let revision):
       return event(
         "removed",
@@ -40,6 +40,14 @@ enum ServerSentEventEncoding: EventEncoding {
 
   /// JSON written compactly has no line break, so one `data:` line holds it.
   private static func event(_ name: String, data: String) -> [UInt8] {
-    Array("event: \(name)\ndata: \(data)\n\n".utf8)
+    event(name, data: Array(data.utf8))
+  }
+
+  private static func event(_ name: String, data: [UInt8]) -> [UInt8] {
+    var bytes = Array("event: \(name)\ndata: ".utf8)
+    bytes.reserveCapacity(bytes.count + data.count + 2)
+    bytes += data
+    bytes += [0x0A, 0x0A]
+    return bytes
   }
 }

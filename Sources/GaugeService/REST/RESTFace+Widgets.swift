@@ -30,12 +30,17 @@ extension RESTFace {
       query.pageSize = pageSize
     }
     let page = try perform { () throws(WidgetError) in try store.list(query) }
-    let members: [(key: String, value: JSONValue)] = [
-      ("widgets", .array(page.widgets.map(RESTWidgetJSON.json))),
-      // Always there: empty on the last page.
-      ("next_page_token", .string(page.nextPageToken)),
-    ]
-    return .now(Self.jsonResponse(200, .object(members)))
+    var writer = JSONByteWriter(capacity: 64 + 320 * page.widgets.count)
+    writer.beginObject()
+    writer.key("widgets")
+    writer.beginArray()
+    for widget in page.widgets { RESTWidgetJSON.write(widget, into: &writer) }
+    writer.endArray()
+    // Always there: empty on the last page.
+    writer.member("next_page_token", page.nextPageToken)
+    writer.endObject()
+    return .now(
+      HTTPResponse(status: 200, headers: Self.jsonContentType, body: writer.bytes))
   }
 
   func create(_ request: HTTPRequest) throws(RESTProblem) -> RESTOutcome {
@@ -132,10 +137,14 @@ extension RESTFace {
     }
   }
 
+  static let jsonContentType: HTTPFields = ["content-type": "application/json"]
+
   static func widgetResponse(_ widget: Widget, created: Bool = false) -> HTTPResponse {
     var headers: HTTPFields = ["etag": "\"\(widget.revision)\""]
     if created { headers.append("location", "/widgets/\(widget.id)") }
-    return jsonResponse(created ? 201 : 200, RESTWidgetJSON.json(widget), headers: headers)
+    headers.append("content-type", "application/json")
+    return HTTPResponse(
+      status: created ? 201 : 200, headers: headers, body: RESTWidgetJSON.bytes(widget))
   }
 
   static func jsonResponse(_ status: Int, _ json: JSONValue, headers: HTTPFields = HTTPFields())

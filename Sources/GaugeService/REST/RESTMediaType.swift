@@ -3,6 +3,12 @@
 enum RESTMediaType {
   /// `Application/JSON; charset=utf-8` → `application/json`.
   static func essence(of contentType: String) -> String {
+    // What clients send: lower case, no parameters. Read on every request.
+    let plain = !contentType.utf8.contains {
+      $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t")
+        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+    }
+    if plain { return contentType }
     let type = contentType.split(separator: ";", maxSplits: 1).first ?? ""
     return type.trimmingBlanks().lowercased()
   }
@@ -17,7 +23,10 @@ enum RESTMediaType {
   /// lower case), by name or by a wildcard range.
   static func accepts(_ accept: String?, _ mediaType: String) -> Bool {
     let majorRange = (mediaType.split(separator: "/").first.map(String.init) ?? "") + "/*"
-    guard let accept, !accept.trimmingBlanks().isEmpty else { return true }
+    guard let accept else { return true }
+    // curl's and most clients' Accept, answered without parsing.
+    if accept == "*/*" || accept == mediaType { return true }
+    guard !accept.trimmingBlanks().isEmpty else { return true }
     return accept.split(separator: ",").contains { range in
       let parts = range.split(separator: ";")
       let type = (parts.first ?? "").trimmingBlanks().lowercased()

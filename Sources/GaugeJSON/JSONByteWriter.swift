@@ -1,0 +1,93 @@
+/// Writes compact JSON straight into bytes, for answers written on every
+/// request: no `JSONValue` tree and no String in between. What it writes is
+/// byte for byte what `JSONWriter.compact` writes for the same document.
+public struct JSONByteWriter {
+  public private(set) var bytes: [UInt8]
+  /// One bit per open container: set once it holds an element, so the next
+  /// one is preceded by a comma.
+  private var hasElements: UInt64 = 0
+  private var depth = 0
+  /// A key was written: its value takes no comma.
+  private var valueFollowsKey = false
+
+  public init(capacity: Int = 256) {
+    bytes = []
+    bytes.reserveCapacity(capacity)
+  }
+
+  public mutating func beginObject() { open(UInt8(ascii: "{")) }
+  public mutating func endObject() { close(UInt8(ascii: "}")) }
+  public mutating func beginArray() { open(UInt8(ascii: "[")) }
+  public mutating func endArray() { close(UInt8(ascii: "]")) }
+
+  /// A member's key; its value follows.
+  public mutating func key(_ name: StaticString) {
+    separate()
+    bytes.append(UInt8(ascii: "\""))
+    name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+    valueFollowsKey = true
+  }
+
+  public mutating func string(_ text: String) {
+    separate()
+    if JSONWriter.needsNoEscape(text) {
+      bytes.append(UInt8(ascii: "\""))
+      bytes.append(contentsOf: text.utf8)
+      bytes.append(UInt8(ascii: "\""))
+    } else {
+      bytes.append(contentsOf: JSONWriter.quoted(text).utf8)
+    }
+  }
+
+  public mutating func number(_ value: Double) {
+    separate()
+    bytes.append(contentsOf: JSONWriter.format(value).utf8)
+  }
+
+  /// Raw bytes that are one JSON value already (a number or a string
+  /// written elsewhere).
+  public mutating func raw(_ value: some Sequence<UInt8>) {
+    separate()
+    bytes.append(contentsOf: value)
+  }
+
+  public mutating func member(_ name: StaticString, _ text: String) {
+    key(name)
+    string(text)
+  }
+
+  public mutating func member(_ name: StaticString, _ text: String?) {
+    guard let text else { return }
+    member(name, text)
+  }
+
+  public mutating func member(_ name: StaticString, number value: Double) {
+    key(name)
+    number(value)
+  }
+
+  private mutating func open(_ bracket: UInt8) {
+    separate()
+    bytes.append(bracket)
+    depth += 1
+    precondition(depth < 64, "JSONByteWriter nests at most 63 containers")
+    hasElements &= ~(1 << UInt64(depth))
+  }
+
+  private mutating func close(_ bracket: UInt8) {
+    depth -= 1
+    bytes.append(bracket)
+  }
+
+  private mutating func separate() {
+    if valueFollowsKey {
+      valueFollowsKey = false
+      return
+    }
+    guard depth > 0 else { return }
+    let bit: UInt64 = 1 << UInt64(depth)
+    if hasElements & bit != 0 { bytes.append(UInt8(ascii: ",")) }
+    hasElements |= bit
+  }
+}
