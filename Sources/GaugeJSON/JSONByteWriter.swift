@@ -45,11 +45,26 @@ public struct JSONByteWriter {
     bytes.append(contentsOf: JSONWriter.format(value).utf8)
   }
 
-  /// Raw bytes that are one JSON value already (a number or a string
-  /// written elsewhere).
-  public mutating func raw(_ value: some Sequence<UInt8>) {
+  /// A whole number, written digit by digit.
+  public mutating func integer(_ value: UInt64) {
     separate()
-    bytes.append(contentsOf: value)
+    guard value > 0 else { return bytes.append(UInt8(ascii: "0")) }
+    var digits: (UInt64, UInt8) = (1, 0)
+    while digits.0 <= value / 10 { digits.0 *= 10 }
+    var rest = value
+    while digits.0 > 0 {
+      digits.1 = UInt8(rest / digits.0)
+      bytes.append(UInt8(ascii: "0") + digits.1)
+      rest %= digits.0
+      digits.0 /= 10
+    }
+  }
+
+  /// A value written by `body` straight into the output (a time string
+  /// laid out elsewhere); it must be one whole JSON value.
+  public mutating func raw(_ body: (inout [UInt8]) -> Void) {
+    separate()
+    body(&bytes)
   }
 
   public mutating func member(_ name: StaticString, _ text: String) {
@@ -65,6 +80,11 @@ public struct JSONByteWriter {
   public mutating func member(_ name: StaticString, number value: Double) {
     key(name)
     number(value)
+  }
+
+  public mutating func member(_ name: StaticString, integer value: UInt64) {
+    key(name)
+    integer(value)
   }
 
   private mutating func open(_ bracket: UInt8) {

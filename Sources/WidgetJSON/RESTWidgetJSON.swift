@@ -38,19 +38,14 @@ package enum RESTWidgetJSON {
     writer.member("name", widget.name)
     writer.key("content")
     write(widget.content, into: &writer)
-    writer.member("revision", number: Double(widget.revision))
+    // Revisions stay below 2^53, where a double holds them exactly and
+    // JSONWriter writes them as integers: these digits are the same.
+    writer.member("revision", integer: widget.revision)
     writer.key("created_at")
-    writer.raw(quotedTime(widget.createdAtMs))
+    writer.raw { RFC3339Time.appendQuoted(unixMilliseconds: widget.createdAtMs, to: &$0) }
     writer.key("updated_at")
-    writer.raw(quotedTime(widget.updatedAtMs))
+    writer.raw { RFC3339Time.appendQuoted(unixMilliseconds: widget.updatedAtMs, to: &$0) }
     writer.endObject()
-  }
-
-  private static func quotedTime(_ unixMilliseconds: Int64) -> [UInt8] {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(26)
-    RFC3339Time.appendQuoted(unixMilliseconds: unixMilliseconds, to: &bytes)
-    return bytes
   }
 
   private static func write(_ content: Content, into writer: inout JSONByteWriter) {

@@ -15,7 +15,10 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
   }
 
   public mutating func append(_ name: String, _ value: String) {
-    fields.append((name.lowercased(), value))
+    // Most names arrive in lower case already (HTTP/2 requires it, and
+    // most HTTP/1.1 clients send it): those are kept as they are.
+    let hasUppercase = name.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+    fields.append((hasUppercase ? name.lowercased() : name, value))
   }
 
   /// The first value of `name` (lower case).

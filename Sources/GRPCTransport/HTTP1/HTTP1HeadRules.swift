@@ -12,7 +12,7 @@ enum HTTP1HeadRules {
       return .failure(
         status: 400, detail: "\"\(bad.name)\" is not a field name (no spaces before the colon)")
     }
-    let hosts = head.fields.filter { $0.name.lowercased() == "host" }.count
+    let hosts = head.fields.count { isNamed($0.name, "host") }
     if head.version == .http1_1, hosts != 1 {
       return .failure(
         status: 400,
@@ -21,7 +21,7 @@ enum HTTP1HeadRules {
     }
     // libhttp-parser reads `gzip, chunked` as chunked and drops the gzip:
     // a face would get still-encoded bytes (section 6.1 answers 501).
-    let codings = head.fields.filter { $0.name.lowercased() == "transfer-encoding" }
+    let codings = head.fields.filter { isNamed($0.name, "transfer-encoding") }
       .flatMap { $0.value.lowercased().split(separator: ",") }
       .map { $0.trimmingCharacters(in: " \t") }
     if !codings.isEmpty, codings != ["chunked"] {
@@ -30,6 +30,17 @@ enum HTTP1HeadRules {
         status: 501, detail: "transfer coding \(named) is not supported; send chunked alone")
     }
     return nil
+  }
+
+  /// `name` is `lowercased` in any case, compared without making a String.
+  static func isNamed(_ name: String, _ lowercased: StaticString) -> Bool {
+    lowercased.withUTF8Buffer { expected in
+      name.utf8.count == expected.count
+        && zip(name.utf8, expected).allSatisfy { byte, wanted in
+          byte == wanted
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") && byte | 0x20 == wanted)
+        }
+    }
   }
 
   /// RFC 9110's token: the characters a field name may hold.

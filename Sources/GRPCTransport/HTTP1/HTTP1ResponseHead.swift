@@ -14,28 +14,44 @@ enum HTTP1ResponseHead {
   static func bytes(
     status: Int, headers: HTTPFields, framing: Framing, keepAlive: Bool, http1_0Peer: Bool = false
   ) -> [UInt8] {
-    var text = "HTTP/1.1 \(status) \(HTTPStatusText.reason(status))\r\n"
+    var out: [UInt8] = []
+    out.reserveCapacity(160)
+    out += statusLine(status)
     for field in headers where !isFraming(field.name) {
-      text += field.name
-      text += ": "
-      text += field.value
-      text += "\r\n"
+      out += field.name.utf8
+      out += [UInt8(ascii: ":"), UInt8(ascii: " ")]
+      out += field.value.utf8
+      out += crlf
     }
     switch framing {
     // No length on 1xx and 204 (RFC 9110 section 8.6): they have no content.
     case .length(let count) where status >= 200 && status != 204:
-      text += "content-length: \(count)\r\n"
+      out += contentLengthName
+      out += String(count).utf8
+      out += crlf
     case .length: break
-    case .chunked: text += "transfer-encoding: chunked\r\n"
+    case .chunked: out += chunkedField
     case .untilClose: break
     }
     if !keepAlive {
-      text += "connection: close\r\n"
+      out += closeField
     } else if http1_0Peer {
-      text += "connection: keep-alive\r\n"
+      out += keepAliveField
     }
-    text += "\r\n"
-    return Array(text.utf8)
+    out += crlf
+    return out
+  }
+
+  private static let crlf: [UInt8] = [0x0D, 0x0A]
+  private static let contentLengthName = Array("content-length: ".utf8)
+  private static let chunkedField = Array("transfer-encoding: chunked\r\n".utf8)
+  private static let closeField = Array("connection: close\r\n".utf8)
+  private static let keepAliveField = Array("connection: keep-alive\r\n".utf8)
+  private static let okLine = Array("HTTP/1.1 200 OK\r\n".utf8)
+
+  private static func statusLine(_ status: Int) -> [UInt8] {
+    if status == 200 { return okLine }
+    return Array("HTTP/1.1 \(status) \(HTTPStatusText.reason(status))\r\n".utf8)
   }
 
   private static func isFraming(_ name: String) -> Bool {

@@ -245,7 +245,8 @@ public final class HTTP1ServerConnection {
   /// interim answer cannot overtake them; a client that waits in vain
   /// sends its body after a short while anyway (RFC 9110 section 10.1.1).
   private func expectContinue(_ head: HTTP1RequestHead) {
-    guard let expect = head.fields.first(where: { $0.name.lowercased() == "expect" })?.value
+    guard
+      let expect = head.fields.first(where: { HTTP1HeadRules.isNamed($0.name, "expect") })?.value
     else { return }
     guard expect.lowercased() == "100-continue" else {
       return fail(

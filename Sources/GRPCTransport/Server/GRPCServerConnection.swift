@@ -191,7 +191,7 @@ public final class GRPCServerConnection {
     // Not gRPC: REST, live events, the index page (the HTTP faces); a
     // gRPC method's path is still told what gRPC needs.
     guard head.isGRPC else {
-      guard case .found = group.route(head.path) else {
+      guard group.router.namesService(head.path), case .found = group.route(head.path) else {
         beginHTTPRequest(stream, head: head, endStream: endStream)
         return
       }

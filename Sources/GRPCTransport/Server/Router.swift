@@ -8,6 +8,20 @@ public struct Router: Sendable {
 
   public mutating func register(_ service: any GRPCService) {
     services[service.serviceName] = service
+    serviceNameBytes = services.keys.map { Array($0.utf8) }
+  }
+
+  /// The registered names as bytes, for `namesService`.
+  private var serviceNameBytes: [[UInt8]] = []
+
+  /// True when the path's first segment is a registered service's name:
+  /// a request there without gRPC's content type is told what gRPC needs,
+  /// and every other path goes to the HTTP faces without being routed.
+  func namesService(_ path: [UInt8]) -> Bool {
+    guard path.first == UInt8(ascii: "/") else { return false }
+    let end = path.dropFirst().firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex
+    let segment = path[1..<end]
+    return serviceNameBytes.contains { $0.elementsEqual(segment) }
   }
 
   public var serviceNames: [String] { services.keys.sorted() }

@@ -22,11 +22,11 @@ enum RESTMediaType {
   /// True when `accept` is absent or admits `mediaType` (`type/subtype`,
   /// lower case), by name or by a wildcard range.
   static func accepts(_ accept: String?, _ mediaType: String) -> Bool {
-    let majorRange = (mediaType.split(separator: "/").first.map(String.init) ?? "") + "/*"
     guard let accept else { return true }
     // curl's and most clients' Accept, answered without parsing.
     if accept == "*/*" || accept == mediaType { return true }
     guard !accept.trimmingBlanks().isEmpty else { return true }
+    let majorRange = (mediaType.split(separator: "/").first.map(String.init) ?? "") + "/*"
     return accept.split(separator: ",").contains { range in
       let parts = range.split(separator: ";")
       let type = (parts.first ?? "").trimmingBlanks().lowercased()
