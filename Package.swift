@@ -63,11 +63,11 @@ let package = Package(
 
     // JSON values, a strict reader and a writer with the project's one
     // string escaper.
-    .target(name: "GaugeJSON", swiftSettings: strict),
+    .target(name: "GaugeJSON", swiftSettings: hotPath),
     // Widgets as JSON in the REST shape (the seed's widget API): the writer,
     // the reader with merge patch, field paths, value lines. The REST face,
     // the events face and gaugectl share it.
-    .target(name: "WidgetJSON", dependencies: ["GaugeDomain", "GaugeJSON"], swiftSettings: strict),
+    .target(name: "WidgetJSON", dependencies: ["GaugeDomain", "GaugeJSON"], swiftSettings: hotPath),
     // Plain Swift: widgets, validation, merge, revisions, the store protocol.
     .target(name: "GaugeDomain", swiftSettings: hotPath),
     // protobuf-c structs <-> domain values; google.rpc.Status details.

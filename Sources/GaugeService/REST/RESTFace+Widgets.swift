@@ -70,11 +70,10 @@ extension RESTFace {
   func patch(id: String, _ request: HTTPRequest) throws(RESTProblem) -> RESTOutcome {
     _ = try request.bodyMediaType(Self.mergePatchBody)
     let asked = try request.writePrecondition
-    let json = try request.bodyJSON()
     // A producer's value, `{"content": {"value": N}}`: set on whatever the
     // widget is, in one step, as PublishValues does. An unknown id goes the
     // general way, which says what a new widget would need.
-    if asked == .none, let value = Self.valueOnly(json) {
+    if asked == .none, let value = ValueOnlyPatch.value(in: request.body) {
       do throws(WidgetError) {
         return .whenDurable(Self.widgetResponse(try store.setValue(value, id: id)))
       } catch .notFound {
@@ -82,6 +81,7 @@ extension RESTFace {
         throw RESTProblem(error)
       }
     }
+    let json = try request.bodyJSON()
     for _ in 0..<Self.patchAttempts {
       var storedKind: TemplateKind?
       var precondition = asked
@@ -109,15 +109,6 @@ extension RESTFace {
       }
     }
     throw RESTProblem(409, "widget \(JSONWriter.quoted(id)) kept changing while being patched")
-  }
-
-  /// The value of a patch that sets nothing else.
-  private static func valueOnly(_ json: JSONValue) -> Double? {
-    guard case .object(let members) = json, members.count == 1, members[0].key == "content",
-      case .object(let content) = members[0].value, content.count == 1,
-      content[0].key == "value", case .number(let value) = content[0].value
-    else { return nil }
-    return value
   }
 
   func delete(id: String, _ request: HTTPRequest) throws(RESTProblem) -> RESTOutcome {
