@@ -67,7 +67,8 @@ let package = Package(
     // Widgets as JSON in the REST shape (the seed's widget API): the writer,
     // the reader with merge patch, field paths, value lines. The REST face,
     // the events face and gaugectl share it.
-    .target(name: "WidgetJSON", dependencies: ["GaugeDomain", "GaugeJSON"], swiftSettings: hotPath),
+    .target(
+      name: "WidgetJSON", dependencies: ["GaugeDomain", "GaugeJSON"], swiftSettings: hotPath),
     // Plain Swift: widgets, validation, merge, revisions, the store protocol.
     .target(name: "GaugeDomain", swiftSettings: hotPath),
     // protobuf-c structs <-> domain values; google.rpc.Status details.
