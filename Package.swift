@@ -79,17 +79,27 @@ let package = Package(
     ),
     // Syscalls, non-blocking sockets, the epoll event loop.
     .target(name: "GaugeIO", dependencies: ["CLinuxIO"], swiftSettings: hotPath),
-    // HTTP/2 (nghttp2), gRPC streams, routing, the server.
+    // What gRPC's client and server share, with no I/O of its own: framing,
+    // status, metadata, timeouts, compression (zlib), and the scheduler a
+    // connection's calls run on (an event loop, or a manual one in tests).
+    .target(name: "GRPCCore", dependencies: ["GaugeIO", "CZlib"], swiftSettings: hotPath),
+    // HTTP/2 on libnghttp2, as both transports use it: the session owner in
+    // its server and client roles, with the server's frame defences, header
+    // packing, the stream table and the shared frame buffers. Knows no gRPC.
+    .target(name: "HTTP2", dependencies: ["CNGHTTP2"], swiftSettings: hotPath),
+    // The server transport: HTTP/2 and HTTP/1.1 sessions, gRPC streams,
+    // routing, the request model every face sees, the sockets.
     .target(
       name: "GRPCTransport",
-      dependencies: ["GaugeIO", "GaugeJSON", "CNGHTTP2", "CZlib", "CHTTPParser"],
+      dependencies: ["GRPCCore", "HTTP2", "GaugeIO", "GaugeJSON", "CNGHTTP2", "CHTTPParser"],
       swiftSettings: hotPath
     ),
     // The client side of gRPC: a connection state machine on an nghttp2
-    // client session, its socket glue, and a blocking wrapper.
+    // client session, its socket glue, and a blocking wrapper. It does not
+    // link the server.
     .target(
       name: "GRPCClient",
-      dependencies: ["GRPCTransport", "GaugeIO", "CNGHTTP2"],
+      dependencies: ["GRPCCore", "HTTP2", "GaugeIO", "CNGHTTP2"],
       swiftSettings: hotPath
     ),
     // gauge.v1.WidgetService handlers.
@@ -124,7 +134,7 @@ let package = Package(
     .target(
       name: "GaugeCtlKit",
       dependencies: [
-        "GRPCClient", "GRPCTransport", "GaugeWire", "GaugeDomain", "GaugeIO", "GaugeJSON",
+        "GRPCClient", "GRPCCore", "GaugeWire", "GaugeDomain", "GaugeIO", "GaugeJSON",
         "WidgetJSON",
       ],
       swiftSettings: strict
@@ -151,19 +161,21 @@ let package = Package(
     // Load generator for `make bench`, on the project's own client.
     .executableTarget(
       name: "gauge-bench",
-      dependencies: ["GRPCClient", "GRPCTransport", "GaugeIO", "GaugeWire", "GaugeDomain"],
+      dependencies: ["GRPCClient", "GRPCCore", "GaugeIO", "GaugeWire", "GaugeDomain"],
       swiftSettings: hotPath
     ),
 
     // ManualScheduler and ImmediateExecutor: connections driven in memory.
-    .target(name: "GRPCTransportTesting", dependencies: ["GRPCTransport"], swiftSettings: strict),
+    .target(
+      name: "GRPCTransportTesting", dependencies: ["GRPCTransport", "GRPCCore"],
+      swiftSettings: strict),
 
     // Fuzzing harnesses: inputs run as gRPC calls or raw HTTP/2 against
     // everything gauged serves, in memory, with rules checked after each.
     .target(
       name: "GaugeFuzz",
       dependencies: [
-        "GRPCClient", "GRPCTransport", "GRPCTransportTesting", "GaugeService",
+        "GRPCClient", "GRPCCore", "GRPCTransport", "GRPCTransportTesting", "GaugeService",
         "GRPCStandardServices", "GaugeDomain", "GaugeWire", "GaugeStore", "GaugeCtlKit",
         "GaugeIO", "GaugeJSON", "WidgetJSON",
       ],
@@ -195,9 +207,11 @@ let package = Package(
       dependencies: ["GaugeStore", "GaugeDomain", "GaugeWire", "CSQLite", "GaugeIO"],
       swiftSettings: strict
     ),
+    .testTarget(name: "GRPCCoreTests", dependencies: ["GRPCCore"], swiftSettings: strict),
+    .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNGHTTP2"], swiftSettings: strict),
     .testTarget(
       name: "GRPCTransportTests",
-      dependencies: ["GRPCTransport", "GRPCTransportTesting", "CNGHTTP2"],
+      dependencies: ["GRPCTransport", "GRPCCore", "HTTP2", "GRPCTransportTesting", "CNGHTTP2"],
       swiftSettings: strict
     ),
     .testTarget(
@@ -207,7 +221,9 @@ let package = Package(
     ),
     .testTarget(
       name: "GaugeCtlKitTests",
-      dependencies: ["GaugeCtlKit", "GaugeDomain", "GaugeWire", "GaugeJSON", "WidgetJSON"],
+      dependencies: [
+        "GaugeCtlKit", "GRPCCore", "GaugeDomain", "GaugeWire", "GaugeJSON", "WidgetJSON",
+      ],
       swiftSettings: strict
     ),
     .testTarget(
@@ -217,7 +233,9 @@ let package = Package(
     ),
     .testTarget(
       name: "GRPCClientTests",
-      dependencies: ["GRPCClient", "GRPCTransport", "GRPCTransportTesting", "GaugeIO", "CNGHTTP2"],
+      dependencies: [
+        "GRPCClient", "GRPCCore", "GRPCTransport", "GRPCTransportTesting", "GaugeIO", "CNGHTTP2",
+      ],
       swiftSettings: strict
     ),
     .testTarget(

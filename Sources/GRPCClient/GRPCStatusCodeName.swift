@@ -1,4 +1,4 @@
-import GRPCTransport
+import GRPCCore
 
 extension GRPCStatus.Code {
   /// The canonical name from grpc's `doc/statuscodes.md`, `INVALID_ARGUMENT`.

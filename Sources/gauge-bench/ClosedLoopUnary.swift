@@ -1,5 +1,5 @@
 import GRPCClient
-import GRPCTransport
+import GRPCCore
 import GaugeIO
 
 /// Unary calls in a closed loop: each connection keeps `inFlight` calls

@@ -1,5 +1,5 @@
 import GRPCClient
-import GRPCTransport
+import GRPCCore
 import GaugeIO
 
 /// The load generator's event loops: one thread each, every connection and

@@ -1,4 +1,4 @@
-import GRPCTransport
+import GRPCCore
 
 /// What a closed-loop unary run counted.
 struct UnaryTally: Sendable {

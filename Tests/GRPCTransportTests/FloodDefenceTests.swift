@@ -2,6 +2,7 @@ import CNGHTTP2
 import Testing
 
 @testable import GRPCTransport
+@testable import HTTP2
 
 /// Each HTTP/2 flood ends the connection with GOAWAY ENHANCE_YOUR_CALM,
 /// whether libnghttp2 enforces the limit (`library`) or gauged counts it

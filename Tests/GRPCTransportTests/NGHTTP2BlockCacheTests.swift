@@ -4,6 +4,7 @@ import Glibc
 import Testing
 
 @testable import GRPCTransport
+@testable import HTTP2
 
 /// The loop's cache of nghttp2's small blocks: a block is handed out again
 /// only for a size it holds, the cache keeps no more than its limit, and

@@ -2,6 +2,7 @@ import CNGHTTP2
 import Testing
 
 @testable import GRPCTransport
+@testable import HTTP2
 
 /// RFC 9113's rules for frames on streams the client closed or never
 /// opened, and for PRIORITY frames (sections 5.1, 5.1.1, 5.3.1 and 6.3):

@@ -1,4 +1,4 @@
-import GRPCTransport
+import GRPCCore
 import Testing
 
 @testable import GaugeCtlKit

@@ -1,4 +1,4 @@
-import GRPCTransport
+import GRPCCore
 import GaugeIO
 
 /// Calls that block the calling thread: one connection, served by a

@@ -1,4 +1,4 @@
-import GRPCTransport
+import GRPCCore
 import GaugeIO
 import Synchronization
 

@@ -1,4 +1,4 @@
-import GRPCTransport
+import GRPCCore
 
 /// The caller's handle on one call: send request messages, half-close,
 /// cancel. Bound to its connection's thread; every method must be called

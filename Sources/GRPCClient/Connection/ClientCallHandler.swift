@@ -1,4 +1,4 @@
-import GRPCTransport
+import GRPCCore
 
 /// The caller's side of one client call. Every method runs on the
 /// connection's event loop (or whatever thread drives the connection), in

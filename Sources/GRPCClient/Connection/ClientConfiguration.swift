@@ -1,4 +1,4 @@
-import GRPCTransport
+import GRPCCore
 
 /// Limits and identity of a client connection.
 public struct ClientConfiguration: Sendable {

@@ -1,4 +1,4 @@
-import GRPCTransport
+import GRPCCore
 
 /// Everything a finished call returned.
 public struct ClientResponse: Sendable {

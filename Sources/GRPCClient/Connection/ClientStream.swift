@@ -1,4 +1,4 @@
-import GRPCTransport
+import GRPCCore
 
 /// The connection's state for one HTTP/2 stream carrying one client call.
 final class ClientStream {

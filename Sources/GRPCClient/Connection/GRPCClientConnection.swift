@@ -1,5 +1,6 @@
 import CNGHTTP2
-import GRPCTransport
+import GRPCCore
+import HTTP2
 
 /// One HTTP/2 connection carrying gRPC calls from the client side, as a
 /// state machine: calls start with `makeCall`, bytes from the server go in

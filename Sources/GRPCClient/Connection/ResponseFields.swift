@@ -1,4 +1,4 @@
-import GRPCTransport
+import GRPCCore
 
 /// One header block of a response (the headers, or the trailers) as it
 /// arrived, bounded like HTTP/2 counts a header list.

@@ -1,4 +1,4 @@
-import GRPCTransport
+import GRPCCore
 import GaugeIO
 
 /// One TCP connection to a gRPC server on an event loop: moves bytes

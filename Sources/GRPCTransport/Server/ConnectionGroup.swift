@@ -1,4 +1,5 @@
 import Glibc
+import HTTP2
 
 /// What the server connections of one event loop share, each through one
 /// reference: the router, the configuration, the routes found so far, the

@@ -1,3 +1,5 @@
+import HTTP2
+
 /// Requests that are not gRPC calls, handed to the HTTP faces through an
 /// `HTTP2Exchange`: the same request model and responder as HTTP/1.1.
 extension GRPCServerConnection {

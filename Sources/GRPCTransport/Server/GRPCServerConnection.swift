@@ -1,5 +1,6 @@
 import CNGHTTP2
 import GaugeJSON
+import HTTP2
 
 /// One HTTP/2 connection carrying gRPC calls, as a state machine: bytes in
 /// through `receive`, bytes out through `drainOutput`, calls dispatched to

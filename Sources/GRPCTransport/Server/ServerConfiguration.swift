@@ -1,3 +1,5 @@
+import HTTP2
+
 /// Limits, timers and identity of a server; the defaults are what stock
 /// gRPC servers use.
 public struct ServerConfiguration: Sendable {

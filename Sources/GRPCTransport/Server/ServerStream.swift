@@ -1,3 +1,5 @@
+import HTTP2
+
 /// The server's state for one HTTP/2 stream carrying one gRPC call.
 final class ServerStream {
   enum Ending {

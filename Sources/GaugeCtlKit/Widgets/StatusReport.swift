@@ -1,5 +1,5 @@
 import GRPCClient
-import GRPCTransport
+import GRPCCore
 import GaugeWire
 
 /// A failed call as gaugectl reports it: the code's name and the server's

@@ -1,5 +1,5 @@
 import GRPCClient
-import GRPCTransport
+import GRPCCore
 import GaugeIO
 import Glibc
 

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import GRPCTransport
+@testable import GRPCCore
 
 @Suite struct FramingTests {
   @Test func timeoutUnits() {
@@ -112,4 +112,11 @@ import Testing
     ([2, 0, 0, 0, 0] as [UInt8]).withUnsafeBytes { flags.append($0) }
     #expect(throws: GRPCStatus.self) { try flags.next() }
   }
+}
+
+/// gRPC framing of one message.
+private func framed(_ message: [UInt8], compressed: Bool = false) -> [UInt8] {
+  var out: [UInt8] = []
+  MessageFramer.append(message, compressed: compressed, to: &out)
+  return out
 }

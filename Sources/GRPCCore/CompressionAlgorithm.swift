@@ -5,18 +5,18 @@ public enum CompressionAlgorithm: String, Sendable, Equatable, CaseIterable {
   case gzip
 
   /// What this server decodes, as it goes in `grpc-accept-encoding`.
-  static let acceptEncodingValue = "gzip,identity"
+  package static let acceptEncodingValue = "gzip,identity"
 
   /// The request's `grpc-encoding`: identity when absent, nil when it names
   /// an encoding this server cannot decode.
-  static func forRequest(encoding: String?) -> CompressionAlgorithm? {
+  package static func forRequest(encoding: String?) -> CompressionAlgorithm? {
     guard let encoding else { return .identity }
     return CompressionAlgorithm(rawValue: trimmed(encoding.utf8))
   }
 
   /// Whether a `grpc-accept-encoding` list (`identity, deflate, gzip`)
   /// names this encoding. Identity is always acceptable.
-  func isAccepted(by acceptEncoding: String?) -> Bool {
+  package func isAccepted(by acceptEncoding: String?) -> Bool {
     guard self != .identity else { return true }
     guard let acceptEncoding else { return false }
     return acceptEncoding.utf8.split(separator: UInt8(ascii: ",")).contains {

@@ -15,10 +15,10 @@ package final class NGHTTP2Session {
     package var initialWindowSize: UInt32 = 1 << 20
     package var connectionWindowSize: Int32 = 8 << 20
     package var maxHeaderListSize: UInt32 = 16 << 10
-    var floodLimits = FloodLimits()
+    package var floodLimits = FloodLimits()
     /// Which flood limits to leave to libnghttp2 when it has them; tests
     /// narrow this to exercise gauged's own counting.
-    var libraryFloodChecks = FloodChecks.all
+    package var libraryFloodChecks = FloodChecks.all
 
     package init() {}
   }
@@ -51,14 +51,14 @@ package final class NGHTTP2Session {
     caller = TypedHTTP2SessionDelegateCaller(delegate)
   }
   /// The flood limits libnghttp2 enforces on this session.
-  let libraryFloodChecks: FloodChecks
+  package let libraryFloodChecks: FloodChecks
   /// The stream window announced in SETTINGS.
   package let initialWindowSize: UInt32
   fileprivate var floodGuard: FloodGuard
   fileprivate let clock: () -> ContinuousClock.Instant
   /// Set once a GOAWAY that ends the connection has been queued: input is
   /// ignored from then on, and the connection closes once it is sent.
-  private(set) var terminationReason: String?
+  package private(set) var terminationReason: String?
   /// A server's watch on the client's frames (nil for a client session,
   /// which keeps libnghttp2's own checks).
   private var inboundFrames: InboundFrameScanner?

@@ -1,18 +1,27 @@
 import Testing
 
-@testable import GRPCTransport
+@testable import HTTP2
+
+/// What a connection keeps per stream, as far as the table cares.
+private final class TestStream {
+  let id: Int32
+
+  init(id: Int32) {
+    self.id = id
+  }
+}
 
 @Suite struct StreamTableTests {
   @Test func agreesWithADictionaryThroughInsertsAndRemovals() {
-    var table = StreamTable<ServerStream>()
-    var model: [Int32: ServerStream] = [:]
+    var table = StreamTable<TestStream>()
+    var model: [Int32: TestStream] = [:]
     var generator = SystemRandomNumberGenerator()
     // Odd rising ids as clients open them, with runs long enough to wrap
     // the table and make probe chains, and removals in any order.
     var nextID: Int32 = 1
     for step in 0..<20_000 {
       if model.isEmpty || (model.count < 300 && Bool.random(using: &generator)) {
-        let stream = ServerStream(id: nextID, maxMessageBytes: 16)
+        let stream = TestStream(id: nextID)
         table[nextID] = stream
         model[nextID] = stream
         nextID += step % 7 == 0 ? 2 * 64 + 2 : 2
@@ -42,9 +51,9 @@ import Testing
   }
 
   @Test func containsTheSoleStreamBeforeTheArraysExist() {
-    var table = StreamTable<ServerStream>()
+    var table = StreamTable<TestStream>()
     #expect(!table.contains(0))
-    let stream = ServerStream(id: 5, maxMessageBytes: 16)
+    let stream = TestStream(id: 5)
     table[5] = stream
     #expect(table.contains(5))
     #expect(!table.contains(7))

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import GRPCTransport
+@testable import GRPCCore
 
 @Suite struct MessageFramerTests {
   /// A message laid out in place is prefixed and appended after what the

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import GRPCTransport
+@testable import GRPCCore
 
 @Suite struct GRPCTimeoutEncodingTests {
   @Test(arguments: [

@@ -1,28 +1,34 @@
 /// How much of each cheap-to-send, costly-to-answer frame pattern a peer
 /// gets before its connection is torn down with ENHANCE_YOUR_CALM. The
 /// defaults are nghttp2's own.
-struct FloodLimits: Equatable {
+package struct FloodLimits: Equatable {
   /// Entries in one SETTINGS frame.
-  var maxSettingsEntries = 32
+  package var maxSettingsEntries = 32
   /// SETTINGS and PING acknowledgements owed to the peer and not yet sent.
-  var maxOwedAcks = 1000
+  package var maxOwedAcks = 1000
   /// CONTINUATION frames after one HEADERS frame.
-  var maxContinuations = 8
+  package var maxContinuations = 8
   /// RST_STREAM frames from the peer: a token bucket of `resetBurst`
   /// tokens, refilled at `resetsPerSecond`.
-  var resetBurst = 1000
-  var resetsPerSecond = 33
+  package var resetBurst = 1000
+  package var resetsPerSecond = 33
+
+  package init() {}
 }
 
 /// Which flood limits a party enforces.
-struct FloodChecks: OptionSet, Equatable {
-  let rawValue: UInt8
+package struct FloodChecks: OptionSet, Equatable {
+  package let rawValue: UInt8
 
-  static let settingsEntries = FloodChecks(rawValue: 1 << 0)
-  static let owedAcks = FloodChecks(rawValue: 1 << 1)
-  static let continuations = FloodChecks(rawValue: 1 << 2)
-  static let resetRate = FloodChecks(rawValue: 1 << 3)
-  static let all: FloodChecks = [.settingsEntries, .owedAcks, .continuations, .resetRate]
+  package init(rawValue: UInt8) {
+    self.rawValue = rawValue
+  }
+
+  package static let settingsEntries = FloodChecks(rawValue: 1 << 0)
+  package static let owedAcks = FloodChecks(rawValue: 1 << 1)
+  package static let continuations = FloodChecks(rawValue: 1 << 2)
+  package static let resetRate = FloodChecks(rawValue: 1 << 3)
+  package static let all: FloodChecks = [.settingsEntries, .owedAcks, .continuations, .resetRate]
 }
 
 /// gauged's own count of the floods that the linked libnghttp2 does not

@@ -1,7 +1,7 @@
 import CNGHTTP2
 import Testing
 
-@testable import GRPCTransport
+@testable import HTTP2
 
 @Suite struct PackedHeadersTests {
   @Test func entriesPointAtEachNameAndValueInOrder() {
