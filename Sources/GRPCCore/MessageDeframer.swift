@@ -1,7 +1,8 @@
 /// Splits a request body into gRPC messages: each is a 1-byte compressed flag,
 /// a 4-byte big-endian length, then the bytes. Messages may span DATA frames,
-/// and one frame may hold many.
-package struct MessageDeframer {
+/// and one frame may hold many. `bufferedBytes` is read per DATA frame and
+/// inlined (`@usableFromInline`: see `NGHTTP2Session`).
+@usableFromInline package struct MessageDeframer {
   package struct Message: Equatable {
     package var compressed: Bool
     package var bytes: [UInt8]
@@ -18,15 +19,15 @@ package struct MessageDeframer {
   }
 
   package let maxMessageBytes: Int
-  private var buffer: [UInt8] = []
-  private var consumed = 0
+  @usableFromInline var buffer: [UInt8] = []
+  @usableFromInline var consumed = 0
 
   package init(maxMessageBytes: Int) {
     self.maxMessageBytes = maxMessageBytes
   }
 
   /// Bytes received but not yet returned as messages.
-  package var bufferedBytes: Int { buffer.count - consumed }
+  @inlinable package var bufferedBytes: Int { buffer.count - consumed }
 
   package mutating func append(_ bytes: UnsafeRawBufferPointer) {
     if consumed > 0, consumed == buffer.count {

@@ -6,9 +6,9 @@ public struct Metadata: Sendable, Equatable, Sequence, ExpressibleByDictionaryLi
     case binary([UInt8])
   }
 
-  private var entries: [(key: String, value: Value)] = []
+  @usableFromInline var entries: [(key: String, value: Value)] = []
 
-  public init() {}
+  @inlinable public init() {}
 
   public init(dictionaryLiteral elements: (String, Value)...) {
     for (key, value) in elements { add(key, value) }
@@ -33,8 +33,8 @@ public struct Metadata: Sendable, Equatable, Sequence, ExpressibleByDictionaryLi
     return entries.filter { $0.key == key }.map(\.value)
   }
 
-  public var isEmpty: Bool { entries.isEmpty }
-  public var count: Int { entries.count }
+  @inlinable public var isEmpty: Bool { entries.isEmpty }
+  @inlinable public var count: Int { entries.count }
 
   public func makeIterator() -> IndexingIterator<[(key: String, value: Value)]> {
     entries.makeIterator()

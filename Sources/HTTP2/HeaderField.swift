@@ -1,9 +1,10 @@
 /// One HTTP/2 header as it goes on the wire: lower-case name, value bytes.
-package struct HeaderField: Equatable {
-  package var name: String
-  package var value: String
+/// Built inline in the transports (`@usableFromInline`: see `NGHTTP2Session`).
+@usableFromInline package struct HeaderField: Equatable {
+  @usableFromInline package var name: String
+  @usableFromInline package var value: String
 
-  package init(_ name: String, _ value: String) {
+  @inlinable package init(_ name: String, _ value: String) {
     self.name = name
     self.value = value
   }

@@ -2,7 +2,10 @@ import CNGHTTP2
 
 /// Owns one nghttp2 session, server or client. Bytes go in through
 /// `receive`, frames come out through `drainOutput`; no I/O happens here.
-package final class NGHTTP2Session {
+///
+/// `@usableFromInline` so that the bodies of its `@inlinable` members reach
+/// the transports: without it, a package type's are not serialized.
+@usableFromInline package final class NGHTTP2Session {
   package enum Role {
     /// Accepts streams the peer opens (`GRPCServerConnection`).
     case server
@@ -29,7 +32,10 @@ package final class NGHTTP2Session {
     case fatal(String)
   }
 
-  private var session: OpaquePointer?
+  /// Not private: the one-call wrappers below are `@inlinable`, since the
+  /// transports call them per message and a call each would cost more
+  /// than the wrapper.
+  @usableFromInline var session: OpaquePointer?
   /// The session's allocator (`gauged_nghttp2_allocator`); freed after it.
   private let allocator: UnsafeMutablePointer<gauged_nghttp2_allocator>
   private let frameBuffer: SharedFrameBuffer?
@@ -58,7 +64,7 @@ package final class NGHTTP2Session {
   fileprivate let clock: () -> ContinuousClock.Instant
   /// Set once a GOAWAY that ends the connection has been queued: input is
   /// ignored from then on, and the connection closes once it is sent.
-  package private(set) var terminationReason: String?
+  @usableFromInline package private(set) var terminationReason: String?
   /// A server's watch on the client's frames (nil for a client session,
   /// which keeps libnghttp2's own checks).
   private var inboundFrames: InboundFrameScanner?
@@ -265,12 +271,12 @@ package final class NGHTTP2Session {
 
   /// False once both sides are done, or a terminating GOAWAY has been
   /// taken for sending: the connection can be closed.
-  package var isAlive: Bool {
+  @inlinable package var isAlive: Bool {
     if terminationReason != nil { return wantsWrite }
     return nghttp2_session_want_read(session) != 0 || nghttp2_session_want_write(session) != 0
   }
 
-  package var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
+  @inlinable package var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
 
   /// Response headers that end the stream (a trailers-only answer).
   package func submitFinalResponse(streamID: Int32, headers: [HeaderField]) {
@@ -304,21 +310,21 @@ package final class NGHTTP2Session {
   /// Until the peer acknowledges our SETTINGS, nghttp2 adds the announced
   /// initial window to every open stream's when the ACK arrives, undoing a
   /// smaller one set before (`HTTP2SessionDelegate.settingsAcknowledged`).
-  package func setReceiveWindow(streamID: Int32, bytes: UInt32) {
+  @inlinable package func setReceiveWindow(streamID: Int32, bytes: UInt32) {
     _ = nghttp2_session_set_local_window_size(
       session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, Int32(clamping: bytes))
   }
 
   /// Wakes a stream whose data source said `.pending`.
-  package func resumeData(streamID: Int32) {
+  @inlinable package func resumeData(streamID: Int32) {
     _ = nghttp2_session_resume_data(session, streamID)
   }
 
-  package func resetStream(streamID: Int32, errorCode: UInt32) {
+  @inlinable package func resetStream(streamID: Int32, errorCode: UInt32) {
     _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
   }
 
-  package func isRemoteClosed(streamID: Int32) -> Bool {
+  @inlinable package func isRemoteClosed(streamID: Int32) -> Bool {
     nghttp2_session_get_stream_remote_close(session, streamID) != 0
   }
 
