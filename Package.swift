@@ -81,14 +81,16 @@ let package = Package(
     .target(name: "GaugeIO", dependencies: ["CLinuxIO"], swiftSettings: hotPath),
     // What gRPC's client and server share, with no I/O of its own: framing,
     // status, metadata, timeouts, compression (zlib), and the scheduler a
-    // connection's calls run on (an event loop, or a manual one in tests).
+    // connection's calls run on (a manual one in tests; GaugeIO is here only
+    // for `LoopScheduler`, which makes an event loop one).
     .target(name: "GRPCCore", dependencies: ["GaugeIO", "CZlib"], swiftSettings: hotPath),
     // HTTP/2 on libnghttp2, as both transports use it: the session owner in
     // its server and client roles, with the server's frame defences, header
     // packing, the stream table and the shared frame buffers. Knows no gRPC.
     .target(name: "HTTP2", dependencies: ["CNGHTTP2"], swiftSettings: hotPath),
-    // The server transport: HTTP/2 and HTTP/1.1 sessions, gRPC streams,
-    // routing, the request model every face sees, the sockets.
+    // The server transport: the HTTP/2 server connection and the HTTP/1.1
+    // session, gRPC calls and routing, the request model every face sees,
+    // the sockets. It re-exports GRPCCore for the services.
     .target(
       name: "GRPCTransport",
       dependencies: ["GRPCCore", "HTTP2", "GaugeIO", "GaugeJSON", "CNGHTTP2", "CHTTPParser"],
@@ -158,7 +160,8 @@ let package = Package(
       swiftSettings: strict
     ),
 
-    // Load generator for `make bench`, on the project's own client.
+    // Load generator for `make bench`, on the project's own client. Its
+    // socket-floor server is GaugeIO alone: it does not link the server.
     .executableTarget(
       name: "gauge-bench",
       dependencies: ["GRPCClient", "GRPCCore", "GaugeIO", "GaugeWire", "GaugeDomain"],
