@@ -108,6 +108,7 @@ let package = Package(
     .target(
       name: "GaugeService",
       dependencies: [
+        "GRPCCore",
         "WidgetJSON", "GaugeDomain", "GaugeWire", "GRPCTransport", "GaugeJSON",
       ],
       swiftSettings: hotPath
@@ -116,6 +117,7 @@ let package = Package(
     .target(
       name: "GRPCStandardServices",
       dependencies: [
+        "GRPCCore",
         "GRPCTransport", "GaugeProtos", "GaugeDescriptorSet", "ProtobufCSupport", "CProtobufC",
       ],
       swiftSettings: strict
@@ -123,7 +125,7 @@ let package = Package(
     // grpc.testing.TestService, as grpc's interop test descriptions specify.
     .target(
       name: "GRPCInterop",
-      dependencies: ["GRPCTransport", "GaugeProtos", "ProtobufCSupport", "CProtobufC"],
+      dependencies: ["GRPCCore", "GRPCTransport", "GaugeProtos", "ProtobufCSupport", "CProtobufC"],
       swiftSettings: strict
     ),
     // The durable store: SQLite behind GaugeDomain's WidgetPersistence.
@@ -199,6 +201,7 @@ let package = Package(
     .testTarget(
       name: "GaugeServiceTests",
       dependencies: [
+        "GRPCCore",
         "GaugeService", "GaugeDomain", "GRPCTransport", "GRPCTransportTesting", "GaugeJSON",
         "WidgetJSON",
       ],
@@ -219,7 +222,7 @@ let package = Package(
     ),
     .testTarget(
       name: "GRPCStandardServicesTests",
-      dependencies: ["GRPCStandardServices"],
+      dependencies: ["GRPCCore", "GRPCStandardServices"],
       swiftSettings: strict
     ),
     .testTarget(
@@ -242,7 +245,7 @@ let package = Package(
       swiftSettings: strict
     ),
     .testTarget(
-      name: "GaugeFuzzTests", dependencies: ["GaugeFuzz", "GaugeWire", "GaugeDomain"],
+      name: "GaugeFuzzTests", dependencies: ["GRPCCore", "GaugeFuzz", "GaugeWire", "GaugeDomain"],
       swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

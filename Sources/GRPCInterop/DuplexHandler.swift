@@ -1,3 +1,4 @@
+import GRPCCore
 import GRPCTransport
 
 /// FullDuplexCall answers each request's response parameters as it

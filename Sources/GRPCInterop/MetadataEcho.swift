@@ -1,3 +1,4 @@
+import GRPCCore
 import GRPCTransport
 
 /// Echo Metadata: `x-grpc-test-echo-initial` comes back in the response

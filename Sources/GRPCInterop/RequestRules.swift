@@ -1,3 +1,4 @@
+import GRPCCore
 import GRPCTransport
 
 /// The checks grpc's interop server features ask for, each failing with the

@@ -1,3 +1,4 @@
+import GRPCCore
 import GRPCTransport
 
 /// Sends StreamingOutputCallResponses for a queue of ResponseParameters, in

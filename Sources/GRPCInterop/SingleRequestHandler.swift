@@ -1,3 +1,4 @@
+import GRPCCore
 import GRPCTransport
 
 /// Waits for exactly one request message and the client's half-close, then

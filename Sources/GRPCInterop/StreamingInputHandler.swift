@@ -1,3 +1,4 @@
+import GRPCCore
 import GRPCTransport
 
 /// StreamingInputCall: sums the payload sizes of every request message and

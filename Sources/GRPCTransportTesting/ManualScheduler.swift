@@ -1,3 +1,4 @@
+import GRPCCore
 import GRPCTransport
 
 /// A `CallScheduler` whose clock moves only when told to, for driving

@@ -1,3 +1,4 @@
+import GRPCCore
 import GRPCTransport
 
 /// A handler that records what the transport tells it (messages, the end

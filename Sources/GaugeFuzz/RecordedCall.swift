@@ -1,4 +1,5 @@
 import GRPCClient
+import GRPCCore
 import GRPCTransport
 
 /// One call of a program, as its client saw it, checked against the

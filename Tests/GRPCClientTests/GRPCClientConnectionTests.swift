@@ -1,4 +1,5 @@
 import GRPCClient
+import GRPCCore
 import GRPCTransport
 import Testing
 

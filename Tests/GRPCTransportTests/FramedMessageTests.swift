@@ -1,3 +1,4 @@
+import GRPCCore
 import GRPCTransportTesting
 import Testing
 

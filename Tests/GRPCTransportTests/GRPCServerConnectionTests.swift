@@ -1,4 +1,5 @@
 import CNGHTTP2
+import GRPCCore
 import Testing
 
 @testable import GRPCTransport

@@ -1,4 +1,5 @@
 import CNGHTTP2
+import GRPCCore
 import GRPCTransportTesting
 import Testing
 

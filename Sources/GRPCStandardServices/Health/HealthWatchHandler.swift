@@ -1,3 +1,4 @@
+import GRPCCore
 import GRPCTransport
 
 /// One Watch call: the status now, then each change. A slow reader never

@@ -1,3 +1,4 @@
+import GRPCCore
 import GRPCTransport
 
 /// One reflection stream: every request gets its answer at once, in order;

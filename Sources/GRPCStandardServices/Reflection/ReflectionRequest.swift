@@ -1,3 +1,4 @@
+import GRPCCore
 import GRPCTransport
 
 /// One question on a reflection stream.

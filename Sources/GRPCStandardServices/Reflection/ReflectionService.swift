@@ -1,3 +1,4 @@
+import GRPCCore
 import GRPCTransport
 
 /// `grpc.reflection.v1.ServerReflection` or its v1alpha twin: lists the

@@ -1,3 +1,5 @@
+import GRPCCore
+
 /// One request's way back to its client, owned by the session that
 /// carries it and used on that session's loop only. A face answers once
 /// with `respond`, or opens a stream (Server-Sent Events) with

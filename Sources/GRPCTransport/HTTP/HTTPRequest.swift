@@ -1,3 +1,5 @@
+import GRPCCore
+
 /// One HTTP request as every face sees it, whichever protocol carried it:
 /// HTTP/1.1 and HTTP/2 sessions both build this.
 public struct HTTPRequest: Sendable {

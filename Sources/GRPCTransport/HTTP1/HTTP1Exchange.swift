@@ -1,3 +1,5 @@
+import GRPCCore
+
 /// One HTTP/1.1 request's answer, in its place in the connection's queue:
 /// answers are written in request order (pipelining), so an exchange keeps
 /// its bytes until every exchange before it is done.

@@ -1,3 +1,5 @@
+import GRPCCore
+
 /// One HTTP/1.1 connection, as a state machine: bytes in through
 /// `receive`, bytes out through `drainOutput`, each request handed to the
 /// responder as an `HTTPRequest` with an exchange to answer through.

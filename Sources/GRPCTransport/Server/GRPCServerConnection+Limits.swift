@@ -1,4 +1,5 @@
 import CNGHTTP2
+import GRPCCore
 
 /// What one connection may cost the server: calls whose handlers still
 /// work, bytes queued for a peer that does not read, partly received

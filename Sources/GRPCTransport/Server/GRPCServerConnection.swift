@@ -1,4 +1,5 @@
 import CNGHTTP2
+import GRPCCore
 import GaugeJSON
 import HTTP2
 

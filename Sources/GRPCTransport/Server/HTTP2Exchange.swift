@@ -1,3 +1,5 @@
+import GRPCCore
+
 /// A request on an HTTP/2 stream that is not a gRPC call (REST, events,
 /// the index page): its body is collected, then the responder answers
 /// through this exchange, as it would over HTTP/1.1. It rides in the

@@ -1,3 +1,5 @@
+import GRPCCore
+
 /// The server side of one call, created by a service for each stream.
 /// Every method is called on the call's event loop, in this order:
 /// any number of `receive(message:)`, then `receiveEnd()` when the client

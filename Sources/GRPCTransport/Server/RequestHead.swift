@@ -1,3 +1,5 @@
+import GRPCCore
+
 /// The request headers of one stream (or the trailers a client sends),
 /// collected as nghttp2 reports them, capped in size, and held to RFC
 /// 9113's rules for requests (section 8.3) as they arrive: the server

@@ -1,3 +1,5 @@
+import GRPCCore
+
 /// The handler's side of a stream: what the call asked for, and the way
 /// back. Bound to the event loop of its connection; every method must be
 /// called on that loop (hop with `execute` from other threads).

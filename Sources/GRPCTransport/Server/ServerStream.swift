@@ -1,3 +1,4 @@
+import GRPCCore
 import HTTP2
 
 /// The server's state for one HTTP/2 stream carrying one gRPC call.

@@ -1,3 +1,5 @@
+import GRPCCore
+
 /// Adapts a request-in, response-out function to `RPCHandler`: it waits for
 /// exactly one request message and the client's half-close, then runs the
 /// body, which answers through a `UnaryResponder` now or later, from any

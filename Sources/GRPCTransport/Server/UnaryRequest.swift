@@ -1,3 +1,5 @@
+import GRPCCore
+
 /// The one request message a unary method takes: the first is kept, and any
 /// second makes the call malformed. Shared by `UnaryHandler` and by handlers
 /// that decode their request as it arrives. Inlinable, so that a handler's

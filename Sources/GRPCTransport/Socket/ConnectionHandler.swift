@@ -1,3 +1,4 @@
+import GRPCCore
 import GaugeIO
 
 /// Moves bytes between one socket and the session that speaks its
