@@ -90,7 +90,7 @@ let package = Package(
     .target(name: "HTTP2", dependencies: ["CNGHTTP2"], swiftSettings: hotPath),
     // The server transport: the HTTP/2 server connection and the HTTP/1.1
     // session, gRPC calls and routing, the request model every face sees,
-    // the sockets. It re-exports GRPCCore for the services.
+    // the sockets.
     .target(
       name: "GRPCTransport",
       dependencies: ["GRPCCore", "HTTP2", "GaugeIO", "GaugeJSON", "CNGHTTP2", "CHTTPParser"],
