@@ -153,7 +153,10 @@ def read_live_values(address: str, values: list[float]) -> None:
     assert response.status == 200
     synced, event = False, ""
     while True:
-        line = response.readline().decode().rstrip("\r\n")
+        raw = response.readline()
+        if not raw:
+            break  # the stream ended: the test sees what was read
+        line = raw.decode().rstrip("\r\n")
         if line.startswith("event: "):
             event = line[len("event: "):]
         elif line.startswith("data: ") and event == "synced":
@@ -179,7 +182,8 @@ def patch_value(address: str, value: float) -> None:
 def test_sse_fanout_times_every_event_an_independent_reader_sees(bench_server, bench_stub):
     run(bench_server, "setup")
     seen: list[float] = []
-    reader = threading.Thread(target=read_live_values, args=(bench_server.address, seen))
+    reader = threading.Thread(target=read_live_values, args=(bench_server.address, seen),
+                              daemon=True)
     reader.start()
     time.sleep(0.3)
     before = revision_of(bench_stub)
