@@ -107,6 +107,9 @@ final class ServerSentEventStream: InboxSubscriber {
   }
 
   private func scheduleWake(nowMs: Int64) {
+    // Checked here, before any closure is made: this runs on every pump of
+    // every subscriber, and only an interval needs a timer.
+    guard queue.minIntervalMs > 0 else { return }
     let scheduler = exchange.scheduler
     IntervalWake.schedule(
       &intervalWake, for: queue, nowMs: nowMs, using: { scheduler.schedule(after: $0, $1) }

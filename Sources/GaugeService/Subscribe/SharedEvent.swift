@@ -7,10 +7,27 @@ import GaugeWire
 /// once per face, however many subscribers it reaches.
 final class SharedEvent: SubscriptionEvent {
   let change: WidgetChange
-  private var encoded: FramedMessage?
-  /// What other faces made of it, by encoding; empty (and unallocated)
-  /// while only gRPC subscribers see it.
-  private var faceEncodings: [(encoding: ObjectIdentifier, bytes: [UInt8])] = []
+  /// What the faces made of it so far, in one word: a snapshot event
+  /// lives as long as its subscription's start, ten thousand at a time, and
+  /// a second field put it in a larger allocation.
+  private var encodings = Encodings.none
+
+  private enum Encodings {
+    case none
+    /// The common case: only gRPC subscribers.
+    case grpc(FramedMessage)
+    case several(SeveralEncodings)
+  }
+
+  /// gRPC's framing and the other faces' encodings, by encoding.
+  private final class SeveralEncodings {
+    var framed: FramedMessage?
+    var others: [(encoding: ObjectIdentifier, bytes: [UInt8])] = []
+
+    init(framed: FramedMessage?) {
+      self.framed = framed
+    }
+  }
 
   init(_ change: WidgetChange) {
     self.change = change
@@ -33,25 +50,49 @@ final class SharedEvent: SubscriptionEvent {
   /// the loop that uses that encoding.
   func encoded<Encoding: EventEncoding>(by _: Encoding.Type) -> [UInt8] {
     let key = ObjectIdentifier(Encoding.self)
-    if let found = faceEncodings.first(where: { $0.encoding == key }) { return found.bytes }
+    let several: SeveralEncodings
+    switch encodings {
+    case .none:
+      several = SeveralEncodings(framed: nil)
+      encodings = .several(several)
+    case .grpc(let framed):
+      several = SeveralEncodings(framed: framed)
+      encodings = .several(several)
+    case .several(let existing):
+      several = existing
+    }
+    if let found = several.others.first(where: { $0.encoding == key }) { return found.bytes }
     let bytes = Encoding.encode(change)
-    faceEncodings.append((key, bytes))
+    several.others.append((key, bytes))
     return bytes
   }
 
   /// The `WidgetEvent` message, framed for gRPC: encoded once for every
   /// subscriber of the loop that wants it.
   var framed: FramedMessage {
-    if let encoded { return encoded }
+    switch encodings {
+    case .grpc(let framed):
+      return framed
+    case .several(let several):
+      if let framed = several.framed { return framed }
+      let framed = makeFramed()
+      several.framed = framed
+      return framed
+    case .none:
+      let framed = makeFramed()
+      encodings = .grpc(framed)
+      return framed
+    }
+  }
+
+  private func makeFramed() -> FramedMessage {
     let bytes =
       switch change {
       case .upserted(let widget, _): WidgetWire.encodeWidgetEvent(.upsert(widget))
       case .removed(let id, let revision):
         WidgetWire.encodeWidgetEvent(.removed(id: id, revision: revision))
       }
-    let framed = FramedMessage(bytes)
-    encoded = framed
-    return framed
+    return FramedMessage(bytes)
   }
 }
 

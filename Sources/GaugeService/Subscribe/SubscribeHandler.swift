@@ -129,6 +129,9 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
 
   /// Events held back by `min_interval_ms` need a timer to go out.
   private func scheduleWake(nowMs: Int64) {
+    // Checked here, before any closure is made: this runs on every pump of
+    // every subscriber, and only an interval needs a timer.
+    guard queue.minIntervalMs > 0 else { return }
     let call = self.call
     IntervalWake.schedule(
       &intervalWake, for: queue, nowMs: nowMs, using: { call.schedule(after: $0, $1) }
