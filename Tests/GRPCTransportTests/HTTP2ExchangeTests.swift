@@ -109,6 +109,18 @@ private final class HoldingResponder: HTTPResponder, @unchecked Sendable {
     #expect(client.responses[stream]!.closed && client.responses[stream]!.resetCode == nil)
   }
 
+  @Test func anAnsweredExchangeIsLetGoOnceItsStreamCloses() {
+    let (client, responder) = connection()
+    let stream = client.start(headers: headers("GET", "/widgets/x"))
+    client.exchange()
+    weak let exchange = responder.exchanges.first as? HTTP2Exchange
+    responder.exchanges[0].respond(HTTPResponse(status: 200, contentType: "t", body: "x"))
+    responder.exchanges.removeAll()
+    client.exchange()
+    #expect(client.responses[stream]!.closed)
+    #expect(exchange == nil)
+  }
+
   @Test func anOversizedBodyIs413() {
     let (client, responder) = connection()
     let stream = client.start(

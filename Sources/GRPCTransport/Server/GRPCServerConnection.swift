@@ -182,6 +182,7 @@ public final class GRPCServerConnection {
         stream.handler?.cancel(GRPCStatus(.unavailable, "connection lost"))
       } else if stream.call == nil {
         stream.handler?.cancel(GRPCStatus(.unavailable, "connection lost"))
+        stream.handler = nil
       }
       stream.call?.detach()
     }
@@ -754,8 +755,10 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
       stream.call?.markFinished()
       stream.handler?.cancel(GRPCStatus(.cancelled, "the client cancelled the call"))
     } else if stream.call == nil {
-      // An HTTP face's exchange, told its stream is gone.
+      // An HTTP face's exchange, told its stream is gone, and let go: it
+      // holds the stream, so the two would keep each other alive.
       stream.handler?.cancel(GRPCStatus(.cancelled, "the stream closed"))
+      stream.handler = nil
     }
     stream.call?.detach()
     if stream.outboundIsShared { _ = stream.discardOutbound() }
