@@ -175,26 +175,3 @@ public enum RESTJSONHarness {
     }
   }
 }
-
-/// An exchange that keeps what the face answered; the REST face answers
-/// whole responses, on the calling thread with an in-memory store.
-final class RecordingHTTPExchange: HTTPExchange {
-  private(set) var responses: [HTTPResponse] = []
-  let scheduler: any CallScheduler = ManualScheduler()
-  var onOutboundDrained: (() -> Void)?
-  var onCancel: (() -> Void)?
-  var pendingOutboundBytes: Int { 0 }
-  var isFinished: Bool { !responses.isEmpty }
-
-  func respond(_ response: HTTPResponse) {
-    responses.append(response)
-  }
-
-  /// Counted as an answer, so that a face that streams here is one too many.
-  func startStream(status: Int, headers: HTTPFields) {
-    responses.append(HTTPResponse(status: status, headers: headers))
-  }
-
-  func write(_ bytes: [UInt8]) {}
-  func finish() {}
-}

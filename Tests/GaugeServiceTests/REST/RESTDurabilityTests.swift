@@ -1,4 +1,5 @@
 import GRPCTransport
+import GRPCTransportTesting
 import GaugeDomain
 import Synchronization
 import Testing
@@ -30,8 +31,8 @@ final class HeldPersistence: WidgetPersistence {
   let persistence = HeldPersistence()
   var face: RESTFace { RESTFace(store: InMemoryWidgetStore(persistence: persistence)) }
 
-  private func put(_ face: RESTFace) -> RecordingExchange {
-    let exchange = RecordingExchange()
+  private func put(_ face: RESTFace) -> RecordingHTTPExchange {
+    let exchange = RecordingHTTPExchange()
     face.handle(
       HTTPRequest(
         method: "PUT", target: "/widgets/cpu", headers: ["content-type": "application/json"],
@@ -57,7 +58,7 @@ final class HeldPersistence: WidgetPersistence {
   @Test func readsDoNotWait() {
     let face = self.face
     _ = put(face)
-    let exchange = RecordingExchange()
+    let exchange = RecordingHTTPExchange()
     face.handle(HTTPRequest(method: "GET", target: "/widgets/cpu"), exchange: exchange)
     #expect(exchange.responses.map(\.status) == [200])
   }

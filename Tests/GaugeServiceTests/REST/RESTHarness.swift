@@ -7,28 +7,6 @@ import Testing
 
 @testable import GaugeService
 
-/// An `HTTPExchange` that keeps what was answered; its scheduler runs
-/// work at once.
-final class RecordingExchange: HTTPExchange {
-  private(set) var responses: [HTTPResponse] = []
-  let scheduler: any CallScheduler = ManualScheduler()
-  var onOutboundDrained: (() -> Void)?
-  var onCancel: (() -> Void)?
-  var pendingOutboundBytes: Int { 0 }
-  var isFinished: Bool { !responses.isEmpty }
-
-  func respond(_ response: HTTPResponse) {
-    responses.append(response)
-  }
-
-  func startStream(status: Int, headers: HTTPFields) {
-    Issue.record("the REST face never streams")
-  }
-
-  func write(_ bytes: [UInt8]) {}
-  func finish() {}
-}
-
 /// A REST face on an in-memory store, and helpers to call it.
 struct RESTHarness {
   let store = InMemoryWidgetStore(clock: { 1_796_161_932_123 })
@@ -43,7 +21,7 @@ struct RESTHarness {
     if body != nil { fields.append("content-type", contentType) }
     let request = HTTPRequest(
       method: method, target: target, headers: fields, body: Array((body ?? "").utf8))
-    let exchange = RecordingExchange()
+    let exchange = RecordingHTTPExchange()
     face.handle(request, exchange: exchange)
     #expect(exchange.responses.count == 1)
     return exchange.responses.first ?? HTTPResponse(status: 0)
