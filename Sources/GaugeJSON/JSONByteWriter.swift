@@ -41,6 +41,18 @@ public struct JSONByteWriter {
   }
 
   public mutating func number(_ value: Double) {
+    // Whole numbers (most gauges' values and bounds) as digits, which is
+    // what JSONWriter.format writes for them, without a String.
+    if value == value.rounded(), value.magnitude <= 9_007_199_254_740_992,
+      !(value == 0 && value.sign == .minus)
+    {
+      if value < 0 {
+        separate()
+        bytes.append(UInt8(ascii: "-"))
+        valueFollowsKey = true
+      }
+      return integer(UInt64(value.magnitude))
+    }
     separate()
     bytes.append(contentsOf: JSONWriter.format(value).utf8)
   }

@@ -19,6 +19,12 @@ import Testing
     writer.string("x")
     writer.endArray()
     writer.member("whole", number: 42)
+    writer.key("numbers")
+    writer.beginArray()
+    for number in [-7, 0, 1e300, -1e300, 9_007_199_254_740_992, 9_007_199_254_740_994, -0.5, 1e-7] {
+      writer.number(number)
+    }
+    writer.endArray()
     writer.key("nested")
     writer.beginObject()
     writer.member("a", number: -0.0)

@@ -31,11 +31,12 @@ public struct HTTPRequest: Sendable {
     method: String, target: String, headers: HTTPFields = HTTPFields(), body: [UInt8] = [],
     version: HTTPVersion = .http1_1
   ) {
-    if let question = target.firstIndex(of: "?") {
+    // By bytes: a Character-wise search showed on every request.
+    if let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
       self.init(
-        method: method, path: String(target[..<question]),
-        query: String(target[target.index(after: question)...]), headers: headers, body: body,
-        version: version)
+        method: method, path: String(Substring(target.utf8[..<question])),
+        query: String(Substring(target.utf8[target.utf8.index(after: question)...])),
+        headers: headers, body: body, version: version)
     } else {
       self.init(
         method: method, path: target, query: nil, headers: headers, body: body, version: version)

@@ -19,12 +19,20 @@ enum RESTRoute: Equatable {
     case "/widgets": self = .widgets
     case "/values": self = .values
     default:
-      let segment = path.dropFirst("/widgets/".count)
-      guard path.hasPrefix("/widgets/"), !segment.isEmpty, !segment.contains("/") else {
+      // By bytes: Character-wise String work showed on every request.
+      let bytes = path.utf8
+      let prefix = "/widgets/".utf8
+      guard bytes.starts(with: prefix), bytes.count > prefix.count,
+        !bytes.dropFirst(prefix.count).contains(UInt8(ascii: "/"))
+      else {
         self = .unknown
         return
       }
-      self = .widget(id: URLComponentDecoding.decode(segment, plusIsSpace: false))
+      let segment = Substring(path.utf8.dropFirst(prefix.count))
+      // An id needs decoding only when it holds an escape.
+      self = .widget(
+        id: segment.utf8.contains(UInt8(ascii: "%"))
+          ? URLComponentDecoding.decode(segment, plusIsSpace: false) : String(segment))
     }
   }
 
