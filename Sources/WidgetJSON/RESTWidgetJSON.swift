@@ -22,16 +22,6 @@ package enum RESTWidgetJSON {
     }
   }
 
-  package static func content(_ content: Content) -> JSONValue {
-    var writer = JSONByteWriter()
-    write(content, into: &writer)
-    do {
-      return try JSONParser.parse(String(decoding: writer.bytes, as: UTF8.self))
-    } catch {
-      preconditionFailure("the widget writer wrote JSON its reader refuses: \(error)")
-    }
-  }
-
   package static func write(_ widget: Widget, into writer: inout JSONByteWriter) {
     writer.beginObject()
     writer.member("id", widget.id)

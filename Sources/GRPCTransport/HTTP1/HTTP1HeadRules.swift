@@ -23,7 +23,7 @@ enum HTTP1HeadRules {
     // a face would get still-encoded bytes (section 6.1 answers 501).
     let codings = head.fields.filter { isNamed($0.name, "transfer-encoding") }
       .flatMap { $0.value.lowercased().split(separator: ",") }
-      .map { $0.trimmingCharacters(in: " \t") }
+      .map { $0.trimmingOptionalWhitespace() }
     if !codings.isEmpty, codings != ["chunked"] {
       let named = codings.first { $0 != "chunked" } ?? "chunked"
       return .failure(
@@ -54,15 +54,5 @@ enum HTTP1HeadRules {
         default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
         }
       }
-  }
-}
-
-extension Substring {
-  fileprivate func trimmingCharacters(in blanks: String) -> String {
-    let isBlank = { (character: Character) in blanks.contains(character) }
-    guard let first = firstIndex(where: { !isBlank($0) }),
-      let last = lastIndex(where: { !isBlank($0) })
-    else { return "" }
-    return String(self[first...last])
   }
 }

@@ -148,7 +148,7 @@ struct RequestHead {
     case .connectionSpecific:
       return .malformed
     case .contentType:
-      isGRPC = Self.isGRPCContentType(value)
+      isGRPC = GRPCContentType.isNativeGRPC(value)
       contentType = isGRPC ? "" : String(decoding: value, as: UTF8.self)
     case .timeout: timeout = Array(value)
     case .encoding: encoding = String(decoding: value, as: UTF8.self)
@@ -238,13 +238,6 @@ struct RequestHead {
   /// arrives: lowercasing a String per request showed in profiles.
   private(set) var isGRPC = false
 
-  private static func isGRPCContentType(_ value: UnsafeRawBufferPointer) -> Bool {
-    let expected: StaticString = "application/grpc"
-    let length = expected.utf8CodeUnitCount
-    guard HTTPFieldSyntax.hasPrefixIgnoringCase(value, expected) else { return false }
-    return value.count == length || value[length] == UInt8(ascii: "+")
-      || value[length] == UInt8(ascii: ";")
-  }
 }
 
 /// The request fields gRPC itself uses or HTTP/2 has rules for, told

@@ -10,7 +10,7 @@ enum RESTMediaType {
     }
     if plain { return contentType }
     let type = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-    return type.trimmingBlanks().lowercased()
+    return type.trimmingOptionalWhitespace().lowercased()
   }
 
   /// True when `accept` is absent or admits `application/json`. A range
@@ -25,27 +25,20 @@ enum RESTMediaType {
     guard let accept else { return true }
     // curl's and most clients' Accept, answered without parsing.
     if accept == "*/*" || accept == mediaType { return true }
-    guard !accept.trimmingBlanks().isEmpty else { return true }
+    guard !accept.trimmingOptionalWhitespace().isEmpty else { return true }
     let majorRange = (mediaType.split(separator: "/").first.map(String.init) ?? "") + "/*"
     return accept.split(separator: ",").contains { range in
       let parts = range.split(separator: ";")
-      let type = (parts.first ?? "").trimmingBlanks().lowercased()
+      let type = (parts.first ?? "").trimmingOptionalWhitespace().lowercased()
       let refused = parts.dropFirst().contains { parameter in
         let pair = parameter.split(separator: "=", maxSplits: 1)
-        guard pair.count == 2, pair[0].trimmingBlanks().lowercased() == "q" else { return false }
-        return Double(pair[1].trimmingBlanks()) == 0
+        guard pair.count == 2, pair[0].trimmingOptionalWhitespace().lowercased() == "q" else {
+          return false
+        }
+        return Double(pair[1].trimmingOptionalWhitespace()) == 0
       }
       return !refused
         && [mediaType, majorRange, "*/*"].contains(type)
     }
-  }
-}
-
-extension StringProtocol {
-  fileprivate func trimmingBlanks() -> String {
-    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-    guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) })
-    else { return "" }
-    return String(self[first...last])
   }
 }

@@ -44,7 +44,7 @@ extension HTTPRequest {
   /// at 1). A list of tags has no atomic store check: 400.
   var writePrecondition: WritePrecondition {
     get throws(RESTProblem) {
-      guard let value = headers["if-match"]?.trimmingCharacters(in: " \t") else { return .none }
+      guard let value = headers["if-match"]?.trimmingOptionalWhitespace() else { return .none }
       if value == "*" { return .exists }
       if value.contains(",") {
         throw RESTProblem(400, "If-Match: give one entity tag or *, not a list")
@@ -54,15 +54,5 @@ extension HTTPRequest {
       else { return .revision(0) }
       return .revision(revision)
     }
-  }
-}
-
-extension String {
-  fileprivate func trimmingCharacters(in blanks: String) -> String {
-    let isBlank: (Character) -> Bool = { blanks.contains($0) }
-    guard let first = firstIndex(where: { !isBlank($0) }),
-      let last = lastIndex(where: { !isBlank($0) })
-    else { return "" }
-    return String(self[first...last])
   }
 }
