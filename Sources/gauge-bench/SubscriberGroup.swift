@@ -16,6 +16,16 @@ struct DeliveryTally: Sendable {
   var failed = 0
   var firstFailure: String?
 
+  /// A subscriber ended in failure. One that ends before `synced` no
+  /// longer counts as a subscriber, or it would be waited for forever.
+  mutating func recordFailure(_ reason: String, wasSynced: Bool) {
+    failed += 1
+    if firstFailure == nil { firstFailure = reason }
+    if !wasSynced { subscribers -= 1 }
+  }
+
+  var allSynced: Bool { synced >= subscribers }
+
   mutating func merge(_ other: DeliveryTally) {
     subscribers += other.subscribers
     synced += other.synced
@@ -115,15 +125,12 @@ final class SubscriberGroup: DeliveryGroup {
   }
 
   fileprivate func ended(_ status: GRPCStatus, wasSynced: Bool) {
-    tally.failed += 1
-    if tally.firstFailure == nil { tally.firstFailure = status.description }
-    // A stream that dies before its snapshot would otherwise be waited for forever.
-    if !wasSynced { tally.subscribers -= 1 }
+    tally.recordFailure(status.description, wasSynced: wasSynced)
     checkSynced()
   }
 
   private func checkSynced() {
-    guard tally.synced >= tally.subscribers, let callback = onAllSynced else { return }
+    guard tally.allSynced, let callback = onAllSynced else { return }
     onAllSynced = nil
     callback()
   }

@@ -86,15 +86,12 @@ final class SSESubscriberGroup: DeliveryGroup {
   }
 
   fileprivate func failed(_ reason: String, wasSynced: Bool) {
-    tally.failed += 1
-    if tally.firstFailure == nil { tally.firstFailure = reason }
-    // A stream that fails before `synced` would otherwise be waited for forever.
-    if !wasSynced { tally.subscribers -= 1 }
+    tally.recordFailure(reason, wasSynced: wasSynced)
     checkSynced()
   }
 
   private func checkSynced() {
-    guard tally.synced >= tally.subscribers, let callback = onAllSynced else { return }
+    guard tally.allSynced, let callback = onAllSynced else { return }
     onAllSynced = nil
     callback()
   }
