@@ -89,6 +89,12 @@ public final class ConnectedSocket {
     return try Syscall.sendmsg(fd: fd, iovecs: iovecs)
   }
 
+  /// Ends this side's sending; reading goes on until the peer ends its own.
+  public func shutdownWrite() {
+    precondition(!isClosed, "shutdown on a closed ConnectedSocket")
+    Syscall.shutdownWrite(fd: fd)
+  }
+
   /// Idempotent. Deregister the descriptor from its event loop first.
   public func close() {
     guard !isClosed else { return }

@@ -47,6 +47,13 @@ public enum Syscall {
     return try nonBlocking("sendmsg") { Glibc.sendmsg(fd, &message, Int32(MSG_NOSIGNAL)) }
   }
 
+  /// Sends FIN: the peer reads end of file once what was written is through,
+  /// and this side may still read. Errors are ignored: a connection that
+  /// cannot be half-closed is about to be closed anyway.
+  public static func shutdownWrite(fd: Int32) {
+    _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+  }
+
   /// Closes without retrying `EINTR`: Linux has already released the descriptor by then, and a
   /// retry could close one another thread just opened. Errors are ignored because the
   /// descriptor is gone either way and there is nothing a caller could do.

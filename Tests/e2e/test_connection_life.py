@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import threading
 import time
 
@@ -16,6 +17,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from conftest import Server
 from gauge.v1 import widget_service_pb2 as spb
 from helpers import widget
+from hyperframe.frame import GoAwayFrame, SettingsFrame
 from rawh2 import ENHANCE_YOUR_CALM, NO_ERROR, RawPeer
 
 pytestmark = pytest.mark.skipif(
@@ -152,6 +154,46 @@ def test_connection_idle_past_the_memory_sweep_serves_calls_again(spawn):
         # One connection throughout: it was never closed and reopened.
         ready = grpc.ChannelConnectivity.READY
         assert states.seen.count(ready) == 1, states.seen
+
+
+# --------------------------------------------------------------------------- ending
+
+
+def test_bytes_sent_after_the_peers_goaway_meet_end_of_file_not_a_reset(server):
+    """The client's GOAWAY ends the session, and the frames it sent after it (extension
+    frames, which must be ignored) are still arriving. Closing with them unread would make
+    the kernel reset the connection, which may destroy the server's last bytes before the
+    client reads them; the server shuts its side instead and reads what still comes."""
+    unknown_type = 0xEE
+    extension_frame = (16_000).to_bytes(3, "big") + bytes([unknown_type, 0]) + bytes(4)
+    extension_frame += bytes(16_000)
+    with RawPeer(server.port) as peer:
+        assert peer.read(until=lambda p: any(isinstance(f, SettingsFrame) for f in p.frames))
+        goaway = GoAwayFrame(0, last_stream_id=0, error_code=0xFF).serialize()
+        peer.sock.sendall(goaway + extension_frame * 64)  # a reset raises here or below
+        received = b""
+        while chunk := peer.sock.recv(1 << 16):
+            received += chunk
+
+
+def test_http1_request_refused_before_its_body_is_read_still_gets_its_answer(server):
+    """413 for a declared body beyond the limit: the server answers and closes without
+    reading the body. A client still sending it must get end of file after the answer,
+    not a reset that can destroy the answer."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        head = (
+            b"PUT /widgets/w HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 4000000\r\n\r\n"
+        )
+        try:
+            sock.sendall(head + b"x" * 100_000)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        time.sleep(0.2)
+        received = b""
+        while chunk := sock.recv(1 << 16):
+            received += chunk
+        assert received.startswith(b"HTTP/1.1 413 ")
 
 
 # --------------------------------------------------------------------------- shutdown

@@ -32,6 +32,12 @@ final class ConnectionHandler: EventLoopHandler {
   /// What the sessions' output callbacks, the flush and timers hold.
   private let back = BackReference<ConnectionHandler>()
   private var detectionTimer: TimerHandle?
+  /// The peer sent its FIN: nothing more will come from it.
+  private var peerEnded = false
+  /// Set once everything is written and the sending side is shut (see
+  /// `endGracefully`); it closes the socket if the peer never does.
+  private var lingerTimer: TimerHandle?
+  private static let lingerLimit = Duration.seconds(2)
 
   private var readBudget = ReadBudget()
   /// Output the socket has not taken yet beyond which nothing more is
@@ -119,6 +125,7 @@ final class ConnectionHandler: EventLoopHandler {
   }
 
   func readable() {
+    if lingerTimer != nil { return discardLateInput() }
     readBudget.eventBegins()
     while true {
       guard !isClosed, !closeAfterFlush else { return }
@@ -135,6 +142,7 @@ final class ConnectionHandler: EventLoopHandler {
       case .wouldBlock:
         return
       case .processed(0):
+        peerEnded = true
         // The peer will send nothing more; whatever it is owed still goes
         // out (HTTP/1.1 answers may still be on their way from the store).
         if case .http1(let connection) = session {
@@ -183,7 +191,7 @@ final class ConnectionHandler: EventLoopHandler {
 
   private func flush() {
     flushScheduled = false
-    guard !isClosed else { return }
+    guard !isClosed, lingerTimer == nil else { return }
     if sessionAbandoned {
       close()
       return
@@ -223,7 +231,43 @@ final class ConnectionHandler: EventLoopHandler {
     }
     setWritable(false)
     sessionFlushed(bytesWritten: written, backlog: 0)
-    if closeAfterFlush || !sessionIsAlive { close() }
+    if closeAfterFlush || !sessionIsAlive { endGracefully() }
+  }
+
+  /// Everything owed is written. Closing now while the peer's late bytes
+  /// (a PING after its GOAWAY, the rest of a refused upload) sit unread
+  /// would make the kernel answer with a reset, which can destroy the last
+  /// response before the peer reads it. So the sending side is shut, and
+  /// what still arrives is read and dropped until the peer closes too, for
+  /// `lingerLimit` at most.
+  private func endGracefully() {
+    guard !peerEnded else { return close() }
+    guard lingerTimer == nil else { return }
+    socket.shutdownWrite()
+    setWritable(false)
+    setInterest(reading: true)
+    lingerTimer = loop.schedule(after: Self.lingerLimit) { [back] in
+      back.target?.lingerTimer = nil
+      back.target?.close()
+    }
+  }
+
+  private func discardLateInput() {
+    // Bounded per readiness event, so a peer that keeps sending cannot hold
+    // the loop; the descriptor stays readable and comes back next turn.
+    for _ in 0..<4 {
+      let result: IOResult<Int>
+      do {
+        result = try socket.read(into: readBuffer)
+      } catch {
+        return close()
+      }
+      switch result {
+      case .wouldBlock: return
+      case .processed(0): return close()
+      case .processed: continue
+      }
+    }
   }
 
   // MARK: The session, whichever it is
@@ -288,7 +332,7 @@ final class ConnectionHandler: EventLoopHandler {
 
   /// The server is stopping: the peer is told to open no more streams.
   func beginShutdown() {
-    guard !isClosed else { return }
+    guard !isClosed, lingerTimer == nil else { return }
     switch session {
     case .http2(let connection): connection.beginShutdown()
     case .http1(let connection): connection.beginShutdown()
@@ -299,6 +343,7 @@ final class ConnectionHandler: EventLoopHandler {
   /// Calls still running end with UNAVAILABLE.
   func endGracePeriod() {
     guard !isClosed else { return }
+    if lingerTimer != nil { return close() }
     switch session {
     case .http2(let connection): connection.endGracePeriod()
     case .http1(let connection): connection.endGracePeriod()
@@ -331,6 +376,8 @@ final class ConnectionHandler: EventLoopHandler {
     socket.close()
     if let detectionTimer { loop.cancel(detectionTimer) }
     detectionTimer = nil
+    if let lingerTimer { loop.cancel(lingerTimer) }
+    lingerTimer = nil
     switch session {
     case .http2(let connection): connection.connectionLost()
     case .http1(let connection): connection.connectionLost()
