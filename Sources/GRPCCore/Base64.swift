@@ -1,5 +1,6 @@
 /// Base64 for `-bin` metadata: emitted unpadded (as grpc recommends), accepted
-/// padded or not.
+/// padded or not, in the standard or the URL-safe alphabet (Connect's GET
+/// sends the latter). gRPC-Web's text bodies are padded per flush.
 package enum Base64 {
   private static let alphabet = Array(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
@@ -7,10 +8,16 @@ package enum Base64 {
   private static let reverse: [UInt8] = {
     var table = [UInt8](repeating: 0xFF, count: 256)
     for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
+    table[Int(UInt8(ascii: "-"))] = 62
+    table[Int(UInt8(ascii: "_"))] = 63
     return table
   }()
 
   package static func encode(_ bytes: [UInt8]) -> String {
+    String(decoding: encodedBytes(bytes, padded: false), as: UTF8.self)
+  }
+
+  package static func encodedBytes(_ bytes: [UInt8], padded: Bool) -> [UInt8] {
     var out = [UInt8]()
     out.reserveCapacity((bytes.count + 2) / 3 * 4)
     var index = 0
@@ -30,8 +37,33 @@ package enum Base64 {
       out.append(alphabet[Int(chunk >> 18 & 63)])
       out.append(alphabet[Int(chunk >> 12 & 63)])
       if rest == 2 { out.append(alphabet[Int(chunk >> 6 & 63)]) }
+      if padded { out.append(contentsOf: rest == 2 ? [61] : [61, 61]) }
     }
-    return String(decoding: out, as: UTF8.self)
+    return out
+  }
+
+  /// Text made of several padded pieces one after another, as a gRPC-Web
+  /// text body is (each flush is encoded on its own); nil when a piece is
+  /// not base64.
+  package static func decodeConcatenated(_ text: some Collection<UInt8>) -> [UInt8]? {
+    var out = [UInt8]()
+    var piece = [UInt8]()
+    var afterPadding = false
+    for symbol in text {
+      if symbol == UInt8(ascii: "=") {
+        afterPadding = true
+        continue
+      }
+      if afterPadding {
+        guard let bytes = decode(piece) else { return nil }
+        out += bytes
+        piece.removeAll(keepingCapacity: true)
+        afterPadding = false
+      }
+      piece.append(symbol)
+    }
+    guard let bytes = decode(piece) else { return nil }
+    return out + bytes
   }
 
   /// nil when the text is not base64.

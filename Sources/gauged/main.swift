@@ -66,8 +66,13 @@ let reflection = ReflectionService.allVersions(listing: [widgets.serviceName, He
 // Health answers for every service served, itself and reflection included.
 let health = HealthService(
   services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName))
-// Everything that is not a gRPC call: REST, live events, the index page.
+// Everything that is not a gRPC call: gRPC-Web and Connect calls to the
+// same services, REST, live events, the index page.
+let services: [any GRPCService] = [widgets, health] + reflection
 let web = WebRouter(
+  rpc: WebRPCFace(
+    services: services, traits: EmbeddedMethodTraits.byPath, jsonCodecs: [:],
+    configuration: configuration),
   rest: RESTFace(store: store), events: EventsFace(store: store, hub: hub),
   index: IndexPage(
     serverName: configuration.serverName,
@@ -89,7 +94,7 @@ let server: GRPCServer
 do {
   server = try GRPCServer(
     addresses: options.listenAddresses, threads: threads,
-    configuration: configuration, services: [widgets, health] + reflection, httpResponder: web)
+    configuration: configuration, services: services, httpResponder: web)
 } catch {
   LineConsole.error("gauged: \(error)")
   _ = closeStore()

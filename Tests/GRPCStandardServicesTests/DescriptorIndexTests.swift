@@ -1,3 +1,4 @@
+import GRPCCore
 import Testing
 
 @testable import GRPCStandardServices

@@ -1,3 +1,4 @@
+import GRPCCore
 import GRPCTransport
 import Testing
 

@@ -1,3 +1,5 @@
+import GRPCCore
+
 /// The files reflection serves, found by file name or by a symbol they
 /// declare.
 struct DescriptorIndex: Sendable {

@@ -1,3 +1,6 @@
+import GRPCCore
+
+import GRPCTransport
 import GaugeDescriptorSet
 
 /// The FileDescriptorSet compiled from `proto/` at build time
@@ -11,4 +14,14 @@ enum EmbeddedDescriptors {
       try DescriptorIndex(fileDescriptorSet: bytes)
     }
   }()
+}
+
+/// What the schema in `proto/` says about calling its methods.
+public enum EmbeddedMethodTraits {
+  /// Streaming and idempotency of every method in `proto/`, by
+  /// `/package.Service/Method` path.
+  public static var byPath: [String: RPCMethodTraits] {
+    guard case .success(let index) = EmbeddedDescriptors.index else { return [:] }
+    return index.files.values.reduce(into: [:]) { $0.merge($1.methodTraits) { first, _ in first } }
+  }
 }

@@ -1,3 +1,6 @@
+import GRPCCore
+import GRPCTransport
+
 /// What reflection needs to know about one serialized
 /// `google.protobuf.FileDescriptorProto`: its name, imports, and every fully
 /// qualified symbol it declares, read with descriptor.proto's field numbers.
@@ -9,6 +12,9 @@ struct FileDescriptorSummary: Sendable, Equatable {
   /// extensions, fully qualified without a leading dot.
   var symbols: [String] = []
   var services: [String] = []
+  /// Every method's streaming and idempotency, by `/package.Service/Method`
+  /// path: what the web protocols need and gRPC's wire does not carry.
+  var methodTraits: [String: RPCMethodTraits] = [:]
   /// The FileDescriptorProto exactly as compiled.
   var bytes: [UInt8] = []
 
@@ -25,6 +31,13 @@ struct FileDescriptorSummary: Sendable, Equatable {
   }
   private enum Service {
     static let name = 1, method = 2
+  }
+  private enum Method {
+    static let name = 1, options = 4, clientStreaming = 5, serverStreaming = 6
+  }
+  /// MethodOptions.idempotency_level and its NO_SIDE_EFFECTS value.
+  private enum MethodOptions {
+    static let idempotencyLevel = 34, noSideEffects: UInt64 = 1
   }
   /// FieldDescriptorProto, OneofDescriptorProto, EnumValueDescriptorProto
   /// and MethodDescriptorProto all keep their name in field 1.
@@ -104,19 +117,49 @@ struct FileDescriptorSummary: Sendable, Equatable {
     throws(ProtoWireReader.Malformed)
   {
     var name = ""
-    var methods: [String] = []
+    var methods: [(name: String, traits: RPCMethodTraits)] = []
     var reader = ProtoWireReader(body)
     while let (number, value) = try reader.next() {
       switch number {
       case Service.name: name = value.text ?? ""
       case Service.method:
-        if let member = value.message { methods.append(try Self.name(of: member)) }
+        if let member = value.message { methods.append(try Self.method(member)) }
       default: break
       }
     }
     services.append(scope + name)
     symbols.append(scope + name)
-    for method in methods { symbols.append(scope + name + "." + method) }
+    for method in methods {
+      symbols.append(scope + name + "." + method.name)
+      methodTraits["/\(scope)\(name)/\(method.name)"] = method.traits
+    }
+  }
+
+  private static func method(_ body: ArraySlice<UInt8>) throws(ProtoWireReader.Malformed)
+    -> (name: String, traits: RPCMethodTraits)
+  {
+    var name = ""
+    var traits = RPCMethodTraits()
+    var reader = ProtoWireReader(body)
+    while let (number, value) = try reader.next() {
+      switch number {
+      case Method.name: name = value.text ?? ""
+      case Method.clientStreaming:
+        if case .varint(let flag) = value { traits.clientStreams = flag != 0 }
+      case Method.serverStreaming:
+        if case .varint(let flag) = value { traits.serverStreams = flag != 0 }
+      case Method.options:
+        guard let options = value.message else { break }
+        var optionsReader = ProtoWireReader(options)
+        while let (option, level) = try optionsReader.next() {
+          if option == MethodOptions.idempotencyLevel, case .varint(let raw) = level {
+            traits.sideEffectFree = raw == MethodOptions.noSideEffects
+          }
+        }
+      default: break
+      }
+    }
+    return (name, traits)
   }
 
   private static func name(of body: ArraySlice<UInt8>) throws(ProtoWireReader.Malformed)

@@ -1,3 +1,5 @@
+import GRPCCore
+
 /// Whether a request's string fields hold text protobuf-c can be trusted
 /// with, read from the raw bytes before it unpacks them: protobuf-c keeps a
 /// string as a C string, so it would cut one at a NUL ("gauge.v1.Widget\0x"

@@ -34,4 +34,12 @@ public protocol HTTPExchange: AnyObject {
 /// same loop, through the exchange.
 public protocol HTTPResponder: Sendable {
   func handle(_ request: HTTPRequest, exchange: any HTTPExchange)
+  /// Whether requests to a gRPC method's path that are not native gRPC
+  /// (gRPC-Web, Connect, their preflights) are this responder's to answer;
+  /// otherwise the transport tells them what gRPC needs. False by default.
+  var answersWebRPC: Bool { get }
+}
+
+extension HTTPResponder {
+  public var answersWebRPC: Bool { false }
 }

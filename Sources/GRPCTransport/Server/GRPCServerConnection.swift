@@ -191,10 +191,14 @@ public final class GRPCServerConnection {
   // MARK: Dispatch
 
   private func dispatch(_ stream: ServerStream, head: borrowing RequestHead, endStream: Bool) {
-    // Not gRPC: REST, live events, the index page (the HTTP faces); a
-    // gRPC method's path is still told what gRPC needs.
+    // Not gRPC: REST, live events, the index page, and gRPC-Web and
+    // Connect calls (the HTTP faces); a gRPC method's path is still told
+    // what gRPC needs when no web protocol claims the request.
     guard head.isGRPC else {
-      guard group.router.namesService(head.path), case .found = group.route(head.path) else {
+      guard group.router.namesService(head.path), case .found = group.route(head.path),
+        !group.httpResponder.answersWebRPC
+          || !WebRPCProtocol.claims(method: head.methodText, contentType: head.contentType)
+      else {
         beginHTTPRequest(stream, head: head, endStream: endStream)
         return
       }

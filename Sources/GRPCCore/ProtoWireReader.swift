@@ -1,8 +1,9 @@
 /// Walks the fields of one serialized protobuf message without a schema:
-/// enough to read the few descriptor.proto fields reflection needs, and to
-/// cut a FileDescriptorSet into its files byte for byte.
-struct ProtoWireReader {
-  enum Value {
+/// enough to read the few descriptor.proto fields reflection needs, to cut
+/// a FileDescriptorSet into its files byte for byte, and to take a
+/// `google.rpc.Status` apart for the web protocols' error bodies.
+package struct ProtoWireReader {
+  package enum Value {
     case varint(UInt64)
     /// A length-delimited field: a string, bytes or a nested message.
     case bytes(ArraySlice<UInt8>)
@@ -10,20 +11,20 @@ struct ProtoWireReader {
     case fixed
   }
 
-  struct Malformed: Error, Equatable {
-    var offset: Int
+  package struct Malformed: Error, Equatable {
+    package var offset: Int
   }
 
   private let bytes: ArraySlice<UInt8>
   private var position: Int
 
-  init(_ bytes: ArraySlice<UInt8>) {
+  package init(_ bytes: ArraySlice<UInt8>) {
     self.bytes = bytes
     self.position = bytes.startIndex
   }
 
   /// The next field, nil at the end.
-  mutating func next() throws(Malformed) -> (number: Int, value: Value)? {
+  package mutating func next() throws(Malformed) -> (number: Int, value: Value)? {
     guard position < bytes.endIndex else { return nil }
     let key = try varint()
     let number = Int(key >> 3)
@@ -69,12 +70,12 @@ struct ProtoWireReader {
 }
 
 extension ProtoWireReader.Value {
-  var text: String? {
+  package var text: String? {
     guard case .bytes(let bytes) = self else { return nil }
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  var message: ArraySlice<UInt8>? {
+  package var message: ArraySlice<UInt8>? {
     guard case .bytes(let bytes) = self else { return nil }
     return bytes
   }

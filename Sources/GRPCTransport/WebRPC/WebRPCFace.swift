@@ -1,0 +1,231 @@
+import GRPCCore
+
+/// gRPC-Web and the Connect protocol, for the same services gRPC serves:
+/// one handler, many protocols, as connect-go has it. A request to a
+/// method's path (`/gauge.v1.WidgetService/GetWidget`) that is not native
+/// gRPC comes here; its body is taken apart into the method's messages,
+/// the service's own handler runs the call through a `WebCall`, and the
+/// answer is framed for the protocol the client spoke.
+public final class WebRPCFace: Sendable {
+  private let router: Router
+  private let traits: [String: RPCMethodTraits]
+  private let jsonCodecs: [String: any WebRPCJSONCodec]
+  private let maxMessageBytes: Int
+  private let compressResponses: Bool
+
+  /// `traits` and `jsonCodecs` are keyed by `/package.Service/Method`; a
+  /// method without traits is taken as unary, one without a codec refuses
+  /// Connect's JSON.
+  public init(
+    services: [any GRPCService], traits: [String: RPCMethodTraits],
+    jsonCodecs: [String: any WebRPCJSONCodec], configuration: ServerConfiguration
+  ) {
+    self.router = Router(services: services)
+    self.traits = traits
+    self.jsonCodecs = jsonCodecs
+    self.maxMessageBytes = configuration.maxReceiveMessageBytes
+    self.compressResponses = configuration.compressResponses
+  }
+
+  /// Whether the path names one of the services: the request is then this
+  /// face's to answer, whatever its protocol turns out to be.
+  public func serves(path: String) -> Bool {
+    router.namesService(Array(path.utf8))
+  }
+
+  public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
+    let methodTraits = traits[request.path] ?? RPCMethodTraits()
+    let allowed = methodTraits.sideEffectFree ? ["GET", "POST"] : ["POST"]
+    switch request.method {
+    case "POST":
+      guard let kind = WebRPCProtocol.identify(contentType: request.headers["content-type"]) else {
+        var problem = ProblemDetails(
+          status: 415,
+          detail:
+            "content-type must be one of \(WebRPCProtocol.acceptedContentTypes), got "
+            + "\"\(request.headers["content-type"] ?? "")\"")
+        problem.headers.append("accept-post", WebRPCProtocol.acceptedContentTypes)
+        return exchange.respond(problem.response)
+      }
+      start(kind, request: request, traits: methodTraits, exchange: exchange)
+    case "GET" where methodTraits.sideEffectFree:
+      startGet(request, traits: methodTraits, exchange: exchange)
+    default:
+      exchange.respond(ProblemDetails.methodNotAllowed(request.method, allowed: allowed).response)
+    }
+  }
+
+  // MARK: Starting a call
+
+  private func start(
+    _ kind: WebRPCProtocol, request: HTTPRequest, traits: RPCMethodTraits,
+    exchange: any HTTPExchange
+  ) {
+    let codec: WebRPCCodec? =
+      switch kind {
+      case .grpcWeb: nil
+      case .connectUnary(let codec), .connectStreaming(let codec): codec
+      }
+    let json = codec == .json ? jsonCodecs[request.path] : nil
+    let framing = WebResponseFraming(
+      protocolKind: kind, json: json, compression: responseCompression(kind, request.headers))
+    let refuse = { (status: GRPCStatus) in
+      exchange.respond(
+        framing.wholeResponse(
+          status: status, metadata: Metadata(), trailers: Metadata(), body: [],
+          deflater: { GzipDeflater() }))
+    }
+    if codec == .json, json == nil {
+      return refuse(GRPCStatus(.unimplemented, "\(request.path) does not accept JSON"))
+    }
+    switch (kind, traits.isUnary) {
+    case (.grpcWeb, _) where traits.clientStreams:
+      return refuse(
+        GRPCStatus(
+          .unimplemented,
+          "\(request.path) streams requests, which gRPC-Web cannot carry (browsers cannot "
+            + "stream a request body); call it with gRPC or the Connect protocol"))
+    case (.connectUnary, false):
+      return refuse(
+        GRPCStatus(
+          .unimplemented,
+          "\(request.path) is a streaming method: use application/connect+proto or "
+            + "application/connect+json"))
+    case (.connectStreaming, true):
+      return refuse(
+        GRPCStatus(
+          .unimplemented,
+          "\(request.path) is a unary method: use application/proto or application/json"))
+    default:
+      break
+    }
+    let deadline: Duration?
+    let messages: [[UInt8]]
+    do throws(GRPCStatus) {
+      deadline = try Self.timeout(kind, request.headers)
+      messages = try WebRequestBody(
+        kind: kind, headers: request.headers, maxMessageBytes: maxMessageBytes, json: json
+      ).messages(request.body)
+    } catch {
+      return refuse(error)
+    }
+    run(
+      request: request, framing: framing, streamsResponse: traits.serverStreams,
+      deadline: deadline, messages: messages, exchange: exchange, refuse: refuse)
+  }
+
+  /// Connect's GET: the message travels in the query, so the call can be
+  /// repeated and cached.
+  private func startGet(
+    _ request: HTTPRequest, traits: RPCMethodTraits, exchange: any HTTPExchange
+  ) {
+    let codec = WebRPCCodec(rawValue: request.queryValue("encoding") ?? "")
+    let json = codec == .json ? jsonCodecs[request.path] : nil
+    let kind = WebRPCProtocol.connectUnary(codec ?? .json)
+    let framing = WebResponseFraming(
+      protocolKind: kind, json: json, compression: responseCompression(kind, request.headers))
+    let refuse = { (status: GRPCStatus) in
+      exchange.respond(
+        framing.wholeResponse(
+          status: status, metadata: Metadata(), trailers: Metadata(), body: [],
+          deflater: { GzipDeflater() }))
+    }
+    let messages: [[UInt8]]
+    let deadline: Duration?
+    do throws(GRPCStatus) {
+      guard let codec else {
+        throw GRPCStatus(.invalidArgument, "query parameter encoding must be json or proto")
+      }
+      if let version = request.queryValue("connect"), version != "v1" {
+        throw GRPCStatus(.invalidArgument, "query parameter connect must be v1, got \(version)")
+      }
+      if codec == .json, json == nil {
+        throw GRPCStatus(.unimplemented, "\(request.path) does not accept JSON")
+      }
+      deadline = try Self.timeout(kind, request.headers)
+      messages = try WebRequestBody(
+        kind: kind, headers: request.headers, maxMessageBytes: maxMessageBytes, json: json
+      ).messages(fromQuery: request)
+    } catch {
+      return refuse(error)
+    }
+    run(
+      request: request, framing: framing, streamsResponse: false, deadline: deadline,
+      messages: messages, exchange: exchange, refuse: refuse)
+  }
+
+  private func run(
+    request: HTTPRequest, framing: WebResponseFraming, streamsResponse: Bool,
+    deadline: Duration?, messages: [[UInt8]], exchange: any HTTPExchange,
+    refuse: (GRPCStatus) -> Void
+  ) {
+    guard case .found(let service, let serviceName, let method) = router.route(path: request.path)
+    else {
+      return refuse(GRPCStatus(.unimplemented, "unknown method \(request.path)"))
+    }
+    let call = WebCall(
+      exchange: exchange, framing: framing, streamsResponse: streamsResponse,
+      maxMessageBytes: maxMessageBytes)
+    let started = call.run(
+      service: service, serviceName: serviceName, method: method,
+      metadata: Self.metadata(request.headers), deadline: deadline, messages: messages)
+    if !started {
+      refuse(GRPCStatus(.unimplemented, "unknown method \(method) for service \(serviceName)"))
+    }
+  }
+
+  // MARK: Headers
+
+  private func responseCompression(_ kind: WebRPCProtocol, _ headers: HTTPFields)
+    -> CompressionAlgorithm
+  {
+    let accepted: String? =
+      switch kind {
+      case .grpcWeb: compressResponses ? headers["grpc-accept-encoding"] : nil
+      case .connectUnary: headers["accept-encoding"]
+      case .connectStreaming: headers["connect-accept-encoding"]
+      }
+    return CompressionAlgorithm.gzip.isAccepted(by: accepted) ? .gzip : .identity
+  }
+
+  private static func timeout(_ kind: WebRPCProtocol, _ headers: HTTPFields) throws(GRPCStatus)
+    -> Duration?
+  {
+    switch kind {
+    case .grpcWeb:
+      guard let raw = headers["grpc-timeout"] else { return nil }
+      guard let timeout = GRPCTimeout.parse(Array(raw.utf8)) else {
+        throw GRPCStatus(.invalidArgument, "grpc-timeout \"\(raw)\" is malformed")
+      }
+      return timeout
+    case .connectUnary, .connectStreaming:
+      guard let raw = headers["connect-timeout-ms"] else { return nil }
+      guard (1...10).contains(raw.utf8.count), raw.utf8.allSatisfy({ (48...57).contains($0) }),
+        let milliseconds = Int64(raw)
+      else {
+        throw GRPCStatus(
+          .invalidArgument, "connect-timeout-ms \"\(raw)\" must be 1 to 10 decimal digits")
+      }
+      return .milliseconds(milliseconds)
+    }
+  }
+
+  /// What the handler sees of the request's fields: everything but the
+  /// fields HTTP and the protocols themselves use; `-bin` values decoded.
+  static func metadata(_ headers: HTTPFields) -> Metadata {
+    var metadata = Metadata()
+    for (name, value) in headers {
+      let key = name.lowercased()
+      guard !Metadata.isReserved(key), !key.hasPrefix("connect-"), key != "content-encoding",
+        key != "x-grpc-web", key != "x-user-agent"
+      else { continue }
+      if key.hasSuffix("-bin") {
+        guard let bytes = Base64.decode(value.utf8) else { continue }
+        metadata.add(key, .binary(bytes))
+      } else {
+        metadata.add(key, value)
+      }
+    }
+    return metadata
+  }
+}
