@@ -72,6 +72,9 @@ let web = WebRouter(
   index: IndexPage(
     serverName: configuration.serverName,
     services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName)))
+// With --cors-origin, pages on other origins may read whatever the faces answer.
+let httpFaces: any HTTPResponder =
+  options.cors.map { CORSResponder(policy: $0, wrapping: web) } ?? web
 
 /// Flushes and releases the store; false when acknowledged-in-memory
 /// changes could not be written.
@@ -89,7 +92,8 @@ let server: GRPCServer
 do {
   server = try GRPCServer(
     addresses: options.listenAddresses, threads: threads,
-    configuration: configuration, services: [widgets, health] + reflection, httpResponder: web)
+    configuration: configuration, services: [widgets, health] + reflection,
+    httpResponder: httpFaces)
 } catch {
   LineConsole.error("gauged: \(error)")
   _ = closeStore()
