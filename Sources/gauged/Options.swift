@@ -15,6 +15,9 @@ struct Options {
   var shutdownGrace: Duration = .seconds(10)
   /// Limits, timers and compression of the transport, set by the flags below.
   var server = ServerConfiguration()
+  /// Which pages on other origins may call the HTTP faces; nil (no
+  /// `--cors-origin`) adds no CORS fields to any answer.
+  var cors: CORSPolicy?
 
   static let defaultListen = "127.0.0.1:50051"
 
@@ -61,6 +64,12 @@ struct Options {
       --tombstone-retention D    How long removals are remembered for resuming
                                  subscribers, as 24h, 30m, 90s, 500ms or 7d
                                  (default 24h).
+      --cors-origin ORIGIN       Let pages on ORIGIN call gauged from a browser
+                                 (every HTTP face), with credentials. ORIGIN is
+                                 exact, as browsers send it: scheme://host[:port]
+                                 in lower case. Repeat it for several. * lets any
+                                 page in, without credentials, and stands alone.
+                                 Default: none, and no CORS fields on any answer.
       --version                  Print the version and exit.
       -h, --help                 Print this help and exit.
 
@@ -116,6 +125,7 @@ struct Options {
     var rest = arguments[...]
     var diskFlags: [String] = []
     var bufferGiven = false
+    var corsOrigins: [String] = []
     while let argument = rest.popFirst() {
       var flag = argument
       var inline: String?
@@ -214,8 +224,17 @@ struct Options {
       case "--shutdown-grace":
         guard let duration else { return invalid(DurationText.expected) }
         options.shutdownGrace = duration
+      case "--cors-origin":
+        corsOrigins.append(text)
       default:
         return .exit(code: 2, message: "gauged: unknown option \(argument)\n\n\(usage)")
+      }
+    }
+    if !corsOrigins.isEmpty {
+      do {
+        options.cors = try CORSPolicy(origins: corsOrigins)
+      } catch {
+        return .exit(code: 2, message: "gauged: --cors-origin: \(error)")
       }
     }
     if options.memoryOnly, let flag = diskFlags.first {
@@ -250,6 +269,7 @@ struct Options {
     "--tombstone-retention", "--max-message-bytes", "--max-concurrent-streams",
     "--max-connection-buffer-bytes", "--idle-timeout", "--write-stall-timeout",
     "--keepalive-interval", "--keepalive-timeout", "--min-ping-interval", "--shutdown-grace",
+    "--cors-origin",
   ]
 }
 

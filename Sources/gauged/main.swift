@@ -77,6 +77,9 @@ let web = WebRouter(
   index: IndexPage(
     serverName: configuration.serverName,
     services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName)))
+// With --cors-origin, pages on other origins may read whatever the faces answer.
+let httpFaces: any HTTPResponder =
+  options.cors.map { CORSResponder(policy: $0, wrapping: web) } ?? web
 
 /// Flushes and releases the store; false when acknowledged-in-memory
 /// changes could not be written.
@@ -94,7 +97,7 @@ let server: GRPCServer
 do {
   server = try GRPCServer(
     addresses: options.listenAddresses, threads: threads,
-    configuration: configuration, services: services, httpResponder: web)
+    configuration: configuration, services: services, httpResponder: httpFaces)
 } catch {
   LineConsole.error("gauged: \(error)")
   _ = closeStore()
