@@ -222,7 +222,7 @@ let package = Package(
     ),
     .testTarget(
       name: "GRPCStandardServicesTests",
-      dependencies: ["GRPCCore", "GRPCStandardServices"],
+      dependencies: ["GRPCCore", "GRPCStandardServices", "GRPCTransport"],
       swiftSettings: strict
     ),
     .testTarget(

@@ -1,4 +1,5 @@
 import GRPCCore
+import GRPCTransport
 import Testing
 
 @testable import GRPCStandardServices
@@ -78,5 +79,19 @@ import Testing
       }
     }
     #expect(throws: Never.self) { _ = try DescriptorIndex(fileDescriptorSet: []) }
+  }
+
+  @Test func methodTraitsComeFromTheSchema() {
+    let traits = EmbeddedMethodTraits.byPath
+    #expect(
+      traits["/gauge.v1.WidgetService/GetWidget"] == RPCMethodTraits(sideEffectFree: true))
+    #expect(
+      traits["/gauge.v1.WidgetService/ListWidgets"] == RPCMethodTraits(sideEffectFree: true))
+    #expect(traits["/gauge.v1.WidgetService/PutWidget"] == RPCMethodTraits())
+    #expect(
+      traits["/gauge.v1.WidgetService/PublishValues"] == RPCMethodTraits(clientStreams: true))
+    #expect(traits["/gauge.v1.WidgetService/Subscribe"] == RPCMethodTraits(serverStreams: true))
+    #expect(
+      traits["/grpc.health.v1.Health/Watch"] == RPCMethodTraits(serverStreams: true))
   }
 }
