@@ -112,7 +112,8 @@ let package = Package(
       name: "GaugeService",
       dependencies: [
         "GRPCCore",
-        "WidgetJSON", "GaugeDomain", "GaugeWire", "GRPCTransport", "GaugeJSON",
+        "WidgetJSON", "GaugeDomain", "GaugeWire", "GRPCTransport", "GaugeJSON", "ProtoJSON",
+        "GaugeProtos",
       ],
       swiftSettings: hotPath
     ),
