@@ -34,7 +34,8 @@ struct FuzzedServer {
     router = Router(services: services)
     web = WebRouter(
       rpc: WebRPCFace(
-        services: services, traits: EmbeddedMethodTraits.byPath, jsonCodecs: WidgetServiceJSON.codecs,
+        services: services, traits: EmbeddedMethodTraits.byPath,
+        jsonCodecs: WidgetServiceJSON.codecs,
         configuration: ServerConfiguration()),
       rest: RESTFace(store: store), events: EventsFace(store: store, hub: hub),
       index: IndexPage(
