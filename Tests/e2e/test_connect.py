@@ -245,7 +245,7 @@ def test_subscribe_snapshot_synced_then_live(client, stub, new_id):
     base = new_id()
     put(stub, widget(f"{base}-b", content=value_content(1)))
     put(stub, widget(f"{base}-a", content=value_content(2)))
-    stream = client.subscribe(spb.SubscribeRequest(id_prefix=f"{base}-"), timeout_ms=20_000)
+    stream = client.subscribe(spb.SubscribeRequest(id_prefix=f"{base}-"), timeout_ms=10_000)
     try:
         snapshot, synced = until_synced(stream)
         assert [kind(e) for e in snapshot] == ["upsert", "upsert"]
@@ -271,7 +271,7 @@ def test_subscribe_resumes_since_a_revision(client, stub, new_id):
     base = new_id()
     for suffix in ("keep", "change", "remove"):
         put(stub, widget(f"{base}-{suffix}", content=value_content(1)))
-    first = client.subscribe(spb.SubscribeRequest(id_prefix=f"{base}-"), timeout_ms=20_000)
+    first = client.subscribe(spb.SubscribeRequest(id_prefix=f"{base}-"), timeout_ms=10_000)
     _, synced = until_synced(first)
     first.close()
     stub.UpdateWidget(spb.UpdateWidgetRequest(
@@ -280,7 +280,7 @@ def test_subscribe_resumes_since_a_revision(client, stub, new_id):
     put(stub, widget(f"{base}-new", content=value_content(5)))
     second = client.subscribe(
         spb.SubscribeRequest(id_prefix=f"{base}-", since_revision=synced.revision),
-        timeout_ms=20_000)
+        timeout_ms=10_000)
     try:
         caught_up, synced_again = until_synced(second)
         upserts = {e.upsert.id: e.upsert.content.gauge.value
@@ -347,7 +347,7 @@ def test_closing_streams_early_releases_them(server, proto_client, new_id):
     with connect_client(server) as streamer:
         streams = []
         for _ in range(10):
-            stream = streamer.subscribe(spb.SubscribeRequest(ids=[wid]), timeout_ms=20_000)
+            stream = streamer.subscribe(spb.SubscribeRequest(ids=[wid]), timeout_ms=10_000)
             until_synced(stream)
             streams.append(stream)
         if baseline is not None:
@@ -357,7 +357,7 @@ def test_closing_streams_early_releases_them(server, proto_client, new_id):
         if baseline is not None:
             wait_for(lambda: server_sockets(server) <= baseline, what="sockets released")
 
-        stream = streamer.subscribe(spb.SubscribeRequest(ids=[wid]), timeout_ms=20_000)
+        stream = streamer.subscribe(spb.SubscribeRequest(ids=[wid]), timeout_ms=10_000)
         try:
             until_synced(stream)
             proto_client.update_widget(spb.UpdateWidgetRequest(
@@ -375,11 +375,11 @@ def test_closing_h2c_streams_early_keeps_serving(server, new_id):
     with connect_client(server, http2=True) as c:
         cput(c, widget(wid, content=value_content(1)))
         for _ in range(10):
-            stream = c.subscribe(spb.SubscribeRequest(ids=[wid]), timeout_ms=20_000)
+            stream = c.subscribe(spb.SubscribeRequest(ids=[wid]), timeout_ms=10_000)
             until_synced(stream)
             stream.close()
         assert cget(c, wid).id == wid
-        stream = c.subscribe(spb.SubscribeRequest(ids=[wid]), timeout_ms=20_000)
+        stream = c.subscribe(spb.SubscribeRequest(ids=[wid]), timeout_ms=10_000)
         try:
             until_synced(stream)
             c.update_widget(spb.UpdateWidgetRequest(id=wid,
@@ -401,7 +401,7 @@ def test_client_defaults_gzip_everything(server, stub, new_id):
         assert cget(c, wid, use_get=True) == made.widget
         summary = c.publish_values(iter([spb.ValueUpdate(id=wid, value=5)]))
         assert (summary.accepted, summary.rejected) == (1, 0)
-        stream = c.subscribe(spb.SubscribeRequest(ids=[wid]), timeout_ms=20_000)
+        stream = c.subscribe(spb.SubscribeRequest(ids=[wid]), timeout_ms=10_000)
         try:
             snapshot, _ = until_synced(stream)
             assert [e.upsert.content.gauge.value for e in snapshot] == [5]

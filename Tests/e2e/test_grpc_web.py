@@ -442,8 +442,8 @@ def test_raw_subscribe_live_and_grpc_timeout(http, stub, new_id, text):
     body = frame(spb.SubscribeRequest(ids=[wid]).SerializeToString())
     headers = {"content-type": GRPC_WEB_TEXT if text else GRPC_WEB_PROTO, "grpc-timeout": "800m"}
     started = time.monotonic()
-    with http.stream("POST", rpc_path("Subscribe"), content=base64.b64encode(body) if text else body,
-                     headers=headers) as resp:
+    content = base64.b64encode(body) if text else body
+    with http.stream("POST", rpc_path("Subscribe"), content=content, headers=headers) as resp:
         assert resp.status_code == 200
         assert resp.headers["content-type"] == (GRPC_WEB_TEXT_PROTO if text else GRPC_WEB_PROTO)
         reader = FrameReader(resp, text=text)
@@ -504,9 +504,11 @@ def test_h2c_subscribe_until_grpc_timeout(h2c, stub, new_id):
     wid = new_id()
     put(stub, widget(wid, content=value_content(2)))
     started = time.monotonic()
+    # httpx's own timeout is short: a stream the server does not end fails the test fast.
     resp = h2c.post(rpc_path("Subscribe"),
                     content=frame(spb.SubscribeRequest(ids=[wid]).SerializeToString()),
-                    headers={"content-type": GRPC_WEB_PROTO, "grpc-timeout": "300m"}, timeout=2.0)
+                    headers={"content-type": GRPC_WEB_PROTO, "grpc-timeout": "300m"},
+                    timeout=2.0)
     assert resp.http_version == "HTTP/2" and resp.status_code == 200
     messages, trailers = grpc_web_reply(resp.content)
     events = [spb.WidgetEvent.FromString(m) for m in messages]

@@ -28,7 +28,8 @@ def value_content(value: float) -> wpb.Content:
 def test_connect_change_reaches_grpc_and_grpc_web_subscribers(server, stub, new_id):
     wid = new_id()
     with connect_client(server, codec="json") as connect:
-        made = connect.put_widget(spb.PutWidgetRequest(widget=widget(wid, content=value_content(1))))
+        made = connect.put_widget(
+            spb.PutWidgetRequest(widget=widget(wid, content=value_content(1))))
         with GrpcSubscription(stub, ids=[wid]) as grpc_sub, \
                 WebSubscription(server, ids=[wid]) as web_sub:
             for sub in (grpc_sub, web_sub):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import contextlib
 import queue
 import re
 import struct
@@ -170,11 +171,14 @@ def connect_json_details(body: dict) -> list[any_pb2.Any]:
 # --------------------------------------------------------------------------- Connect client
 
 
+@contextlib.contextmanager
 def connect_client(server, codec: str = "proto", http2: bool = False, gzip: bool = False):
-    """connectrpc's generated sync client for WidgetService. `codec` "proto" or "json";
-    `http2` speaks HTTP/2 with prior knowledge (pyqwest's HTTP2 transport on an http://
-    address), else HTTP/1.1; `gzip` keeps the client's defaults (requests gzipped,
-    gzip accepted), else requests go uncompressed and only identity is accepted."""
+    """connectrpc's generated sync client for WidgetService, on a transport of its own
+    that is closed (its connections with it) on leaving the `with`. `codec` "proto" or
+    "json"; `http2` speaks HTTP/2 with prior knowledge (pyqwest's HTTP2 transport on an
+    http:// address), else HTTP/1.1; `gzip` keeps the client's defaults (requests
+    gzipped, gzip accepted), else requests go uncompressed (content-encoding: identity)
+    and only identity is accepted."""
     from connectrpc.codec import proto_binary_codec, proto_json_codec
     from pyqwest import HTTPVersion, SyncClient, SyncHTTPTransport
 
@@ -187,12 +191,15 @@ def connect_client(server, codec: str = "proto", http2: bool = False, gzip: bool
         http_version=HTTPVersion.HTTP2 if http2 else HTTPVersion.HTTP1,
         enable_gzip=gzip, enable_brotli=False, enable_zstd=False,
     )
-    return WidgetServiceClientSync(
-        base_url(server),
-        codec={"proto": proto_binary_codec(), "json": proto_json_codec()}[codec],
-        http_client=SyncClient(transport),
-        **options,
-    )
+    with transport:
+        client = WidgetServiceClientSync(
+            base_url(server),
+            codec={"proto": proto_binary_codec(), "json": proto_json_codec()}[codec],
+            http_client=SyncClient(transport),
+            **options,
+        )
+        with client:
+            yield client
 
 
 def connect_error(fn, *args, **kwargs):
@@ -231,7 +238,8 @@ class WebStub:
     def __init__(self, channel):
         service = spb.DESCRIPTOR.services_by_name["WidgetService"]
         for method in service.methods:
-            request, response = _message_class(method.input_type), _message_class(method.output_type)
+            request = _message_class(method.input_type)
+            response = _message_class(method.output_type)
             if method.client_streaming:
                 factory = channel.stream_unary
             elif method.server_streaming:
