@@ -1,0 +1,226 @@
+// The dashboard at `/`: every widget of the store (or of `?prefix=` or
+// `?ids=`), live through the event stream, drawn by draw.mjs in the chosen
+// family. Events are applied to the model as they come and drawn once per
+// animation frame, so a widget updated many times within a frame is drawn
+// once, with its latest value.
+
+import { Board } from "./board.mjs";
+import { FAMILIES, drawWidget } from "./draw.mjs";
+
+const params = new URLSearchParams(location.search);
+let family = FAMILIES.includes(params.get("family")) ? params.get("family") : "small";
+
+const board = new Board();
+const list = document.querySelector(".widgets");
+const status = document.querySelector(".connection");
+const empty = document.querySelector(".empty");
+const inspector = document.querySelector(".inspector");
+
+/** Widgets changed since the last frame: id → widget, or null when removed. */
+const pending = new Map();
+let frameRequested = false;
+
+// ---- The event stream ----
+
+/** The stream's query: the page's own filter, passed through. */
+function streamURL(sinceRevision) {
+  const query = new URLSearchParams();
+  for (const name of ["ids", "prefix"]) {
+    const value = params.get(name);
+    if (value) query.set(name, value);
+  }
+  if (sinceRevision !== null) query.set("since_revision", sinceRevision);
+  const text = query.toString();
+  return `/widgets/events${text ? `?${text}` : ""}`;
+}
+
+let source = null;
+/** The last revision the stream named; EventSource resends it by itself. */
+let lastRevision = null;
+let reopenTimer = 0;
+
+function connect() {
+  source = new EventSource(streamURL(lastRevision));
+  source.addEventListener("upsert", (event) => {
+    remember(event);
+    const widget = JSON.parse(event.data);
+    board.upsert(widget);
+    schedule(widget.id, widget);
+  });
+  source.addEventListener("removed", (event) => {
+    remember(event);
+    const { id } = JSON.parse(event.data);
+    if (board.remove(id)) schedule(id, null);
+  });
+  source.addEventListener("reset", (event) => {
+    remember(event);
+    // What was drawn may be gone: the snapshot that follows says.
+    board.beginReset();
+  });
+  source.addEventListener("synced", (event) => {
+    remember(event);
+    for (const id of board.synced()) schedule(id, null);
+    setConnection("live");
+  });
+  source.addEventListener("error", () => {
+    // EventSource retries by itself after a dropped stream (with
+    // Last-Event-ID); after a refusal (an HTTP error) it gives up, and the
+    // page starts again from the last revision it saw.
+    setConnection("reconnecting");
+    if (source.readyState === EventSource.CLOSED) {
+      clearTimeout(reopenTimer);
+      reopenTimer = setTimeout(connect, 2000);
+    }
+  });
+}
+
+function remember(event) {
+  if (event.lastEventId) lastRevision = event.lastEventId;
+}
+
+/** connecting, live, reconnecting: the page dims what may be stale. */
+function setConnection(state) {
+  document.body.dataset.connection = state;
+  status.textContent = { connecting: "connecting…", live: "live", reconnecting: "reconnecting…" }[
+    state
+  ];
+}
+
+// ---- Drawing, once per frame ----
+
+function schedule(id, widget) {
+  pending.set(id, widget);
+  if (!frameRequested) {
+    frameRequested = true;
+    requestAnimationFrame(drawPending);
+  }
+}
+
+function drawPending() {
+  frameRequested = false;
+  for (const [id, widget] of pending) {
+    const card = cardOf(id);
+    if (widget === null || !board.widgets.has(id)) {
+      card?.remove();
+    } else if (card) {
+      fillCard(card, board.widgets.get(id));
+    } else {
+      insertCard(board.widgets.get(id));
+    }
+  }
+  pending.clear();
+  empty.hidden = board.order.length > 0;
+}
+
+function cardOf(id) {
+  return list.querySelector(`:scope > [data-widget-id="${CSS.escape(id)}"]`);
+}
+
+function insertCard(widget) {
+  const card = document.createElement("article");
+  card.className = "widget";
+  card.dataset.widgetId = widget.id;
+  card.tabIndex = 0;
+  card.innerHTML =
+    '<header><span class="name"></span> <code class="id"></code></header>' +
+    '<div class="drawing-slot"></div>' +
+    '<footer><time class="age"></time></footer>';
+  fillCard(card, widget);
+  // Before the next id that is already drawn: cards follow the store's order.
+  let next = board.next(widget.id);
+  while (next !== null && !cardOf(next)) next = board.next(next);
+  list.insertBefore(card, next === null ? null : cardOf(next));
+}
+
+function fillCard(card, widget) {
+  card.querySelector(".name").textContent = widget.name || widget.id;
+  card.querySelector(".id").textContent = widget.id;
+  card.querySelector(".drawing-slot").innerHTML = drawWidget(widget, family);
+  card.title = `revision ${widget.revision}`;
+  card.dataset.revision = widget.revision;
+  const age = card.querySelector(".age");
+  age.dateTime = widget.updated_at ?? "";
+  age.textContent = ageText(widget.updated_at);
+}
+
+function redrawAll() {
+  for (const id of board.order) {
+    const card = cardOf(id);
+    if (card) card.querySelector(".drawing-slot").innerHTML = drawWidget(board.widgets.get(id), family);
+  }
+}
+
+// ---- "updated N s ago" ----
+
+function ageText(updatedAt) {
+  const at = Date.parse(updatedAt ?? "");
+  if (Number.isNaN(at)) return "";
+  const seconds = Math.max(0, Math.round((Date.now() - at) / 1000));
+  if (seconds < 60) return `updated ${seconds} s ago`;
+  if (seconds < 3600) return `updated ${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86400) return `updated ${Math.floor(seconds / 3600)} h ago`;
+  return `updated ${Math.floor(seconds / 86400)} d ago`;
+}
+
+setInterval(() => {
+  for (const age of list.querySelectorAll(".age")) age.textContent = ageText(age.dateTime);
+}, 1000);
+
+// ---- Families ----
+
+const familyNames = {
+  small: "Small",
+  medium: "Medium",
+  large: "Large",
+  accessory_circular: "Lock Screen circular",
+  accessory_rectangular: "Lock Screen rectangular",
+  accessory_inline: "Lock Screen inline",
+};
+
+const nav = document.querySelector(".families");
+for (const name of FAMILIES) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.dataset.family = name;
+  button.textContent = familyNames[name];
+  button.setAttribute("aria-pressed", String(name === family));
+  button.addEventListener("click", () => chooseFamily(name));
+  nav.append(button);
+}
+
+function chooseFamily(name) {
+  family = name;
+  for (const button of nav.querySelectorAll("button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.family === name));
+  }
+  params.set("family", name);
+  history.replaceState(null, "", `?${params}`);
+  document.body.dataset.family = name;
+  redrawAll();
+}
+document.body.dataset.family = family;
+
+// ---- The widget's JSON, on click ----
+
+function inspect(card) {
+  const widget = board.widgets.get(card.dataset.widgetId);
+  if (!widget) return;
+  inspector.querySelector("h2").textContent = widget.id;
+  inspector.querySelector("pre").textContent = JSON.stringify(widget, null, 2);
+  inspector.showModal();
+}
+
+list.addEventListener("click", (event) => {
+  const card = event.target.closest(".widget");
+  if (card) inspect(card);
+});
+list.addEventListener("keydown", (event) => {
+  const card = event.target.closest(".widget");
+  if (card && (event.key === "Enter" || event.key === " ")) {
+    event.preventDefault();
+    inspect(card);
+  }
+});
+
+setConnection("connecting");
+connect();
