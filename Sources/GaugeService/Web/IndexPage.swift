@@ -1,7 +1,8 @@
 import GRPCTransport
 
-/// `GET /`: what gauged is and where each face answers, as plain text for
-/// people with curl and for tools.
+/// `GET /` for clients that do not ask for HTML, and `GET /index.txt`:
+/// what gauged is and where each face answers, as plain text for people
+/// with curl and for tools. Browsers get the dashboard at `/` instead.
 public struct IndexPage: HTTPResponder {
   private let text: String
 
@@ -31,6 +32,11 @@ public struct IndexPage: HTTPResponder {
       "",
       "Live updates (Server-Sent Events):",
       "  GET    /widgets/events?ids=a,b&prefix=&min_interval_ms=",
+      "",
+      "In a browser:",
+      "  GET    /?ids=a,b&prefix=&family=   the live dashboard (for Accept: text/html)",
+      "  GET    /playground/{id}            a widget's form, drawn in every family",
+      "  GET    /index.txt                  this text",
     ]
     self.text = lines.joined(separator: "\n") + "\n"
   }
