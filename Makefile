@@ -44,16 +44,19 @@ E2E_REQUIREMENTS := Tests/e2e/requirements.txt
 SWIFT_BUILD := $(SWIFT) build --scratch-path $(BUILD_DIR)
 FORMAT_PATHS := Sources Tests Package.swift
 
-.PHONY: help deps venv build release run protos check-protos format lint unit e2e sanitize fuzz fuzz-check test bench profile clean-venv
+.PHONY: help deps venv build release run protos check-protos web-assets check-web-assets web-unit format lint unit e2e sanitize fuzz fuzz-check test bench profile clean-venv
 
 help:
 	@echo "make run           deps + release build, then start gauged on $(LISTEN) (ARGS=... for more flags)"
-	@echo "make test          deps + venv + check-protos + lint + build + unit + e2e + sanitize + fuzz-check (what CI runs)"
+	@echo "make test          deps + venv + check-protos + check-web-assets + lint + build + unit + web-unit + e2e"
+	@echo "                   + sanitize + fuzz-check (what CI runs)"
 	@echo "make deps          install missing Debian packages"
 	@echo "make venv          Python virtualenv for the e2e tests ($(VENV))"
 	@echo "make build|release debug | release swift build (BUILD_DIR=$(BUILD_DIR))"
 	@echo "make protos        regenerate Sources/GaugeProtos from proto/"
 	@echo "make check-protos  fail when Sources/GaugeProtos is stale"
+	@echo "make web-assets    re-embed web/ into Sources/GaugeWebAssets (check-web-assets: fail when stale)"
+	@echo "make web-unit      node --test on the dashboard's modules (Tests/web)"
 	@echo "make format|lint   swift format in place | lint --strict"
 	@echo "make unit|e2e      swift test | pytest Tests/e2e against $(BUILD_DIR)/debug/gauged"
 	@echo "make sanitize      unit and e2e tests again under AddressSanitizer, leaks checked ($(SANITIZE_DIR))"
@@ -89,6 +92,16 @@ protos:
 check-protos:
 	scripts/generate-protos --check
 
+web-assets:
+	scripts/generate-web-assets
+
+check-web-assets:
+	scripts/generate-web-assets --check
+
+# The drawing and model modules need no browser: Node's own test runner.
+web-unit:
+	node --test Tests/web/
+
 format:
 	$(SWIFT) format format --in-place --recursive $(FORMAT_PATHS)
 
@@ -112,7 +125,7 @@ fuzz-check:
 	SWIFT="$(SWIFT)" scripts/fuzz "$(FUZZ_DIR)" 0
 
 # Order matters; .NOTPARALLEL keeps it even under -j.
-test: deps venv check-protos lint build unit e2e sanitize fuzz-check
+test: deps venv check-protos check-web-assets lint build unit web-unit e2e sanitize fuzz-check
 
 bench: deps
 	$(PYTHON) scripts/bench --build-dir $(BUILD_DIR) $(if $(QUICK),--quick) $(BENCH_ARGS)
