@@ -278,10 +278,13 @@ function linearGauge(content, box, paint, { capacity, compact, big }) {
     for (const mark of marks) {
       const x = box.x + box.w * fraction(mark.value, content.min_value, content.max_value);
       out += `<line class="mark ink-stroke" x1="${n(x)}" y1="${n(barY + barHeight + 2)}" x2="${n(x)}" y2="${n(barY + barHeight + 6)}" stroke-width="1"/>`;
-      out += `<text class="mark-label secondary ink" x="${n(x)}" y="${n(belowY + 2)}" font-size="${labelSize}" text-anchor="middle">${escapeMarkup(mark.label ?? formatNumber(mark.value))}</text>`;
+      // A Lock Screen rectangle has no room for a row of mark labels.
+      if (!compact) {
+        out += `<text class="mark-label secondary ink" x="${n(x)}" y="${n(belowY + 2)}" font-size="${labelSize}" text-anchor="middle">${escapeMarkup(mark.label ?? formatNumber(mark.value))}</text>`;
+      }
     }
     out += `</g>`;
-    belowY += labelSize + 4;
+    if (!compact) belowY += labelSize + 4;
   }
   const bounds = boundTexts(content);
   out += `<text x="${n(box.x)}" y="${n(belowY)}" font-size="${labelSize}"${paint.text("min-label secondary")}>${escapeMarkup(bounds.min)}</text>`;
@@ -300,7 +303,7 @@ function circularGauge(content, box, paint, { capacity, big }) {
   const r = Math.max(8, Math.min(box.w, box.h) / 2 - 6);
   const width = Math.max(3, r * 0.16);
   const cy = box.y + box.h / 2 + (capacity ? 0 : r * 0.08);
-  const valueSize = n(Math.max(10, r * (big ? 0.42 : 0.4)));
+  const valueSize = fitText(Math.max(10, r * (big ? 0.42 : 0.4)), currentText(content), r * 1.4);
   let out = "";
   if (capacity) {
     out += `<circle${paint.stroke("track")} cx="${n(cx)}" cy="${n(cy)}" r="${n(r)}" fill="none" stroke-width="${n(width)}" opacity="0.3"/>`;
@@ -326,6 +329,8 @@ function marksOnArc(content, cx, cy, r, width, paint) {
   const marks = marksWithin(content);
   if (marks.length === 0) return "";
   const labelSize = n(Math.max(7, r * 0.14));
+  // Inside a small ring, labels would run into the current value: ticks only.
+  const labelled = r >= 60;
   let out = `<g class="marks">`;
   for (const mark of marks) {
     const angle = ARC_START + ARC_SWEEP * fraction(mark.value, content.min_value, content.max_value);
@@ -333,7 +338,9 @@ function marksOnArc(content, cx, cy, r, width, paint) {
     const [x2, y2] = polar(cx, cy, r - width / 2 - 5, angle);
     const [lx, ly] = polar(cx, cy, r - width / 2 - 6 - labelSize, angle);
     out += `<line class="mark ink-stroke" x1="${n(x1)}" y1="${n(y1)}" x2="${n(x2)}" y2="${n(y2)}" stroke-width="1"/>`;
-    out += `<text class="mark-label secondary ink" x="${n(lx)}" y="${n(ly + labelSize * 0.35)}" font-size="${labelSize}" text-anchor="middle">${escapeMarkup(mark.label ?? formatNumber(mark.value))}</text>`;
+    if (labelled) {
+      out += `<text class="mark-label secondary ink" x="${n(lx)}" y="${n(ly + labelSize * 0.35)}" font-size="${labelSize}" text-anchor="middle">${escapeMarkup(mark.label ?? formatNumber(mark.value))}</text>`;
+    }
   }
   return `${out}</g>`;
 }
@@ -351,7 +358,7 @@ function progressBar(content, box, paint, big) {
 
 /** A large number with its unit; when bounded, a range line with a marker. */
 function plainValue(content, box, paint, big) {
-  const valueSize = big ? 56 : 40;
+  const valueSize = big ? 56 : 34;
   let out = `<text x="${n(box.x)}" y="${n(box.y + valueSize)}" font-size="${valueSize}" font-weight="600"${paint.text("value current-label")}>${escapeMarkup(formatNumber(content.value))}`;
   if (content.unit) {
     out += `<tspan class="unit" font-size="${n(valueSize * 0.45)}" dx="4">${escapeMarkup(content.unit)}</tspan>`;
@@ -385,7 +392,7 @@ function accessoryCircular(content, size, paint) {
         { capacity: true, big: false },
       );
     default:
-      return `<text x="${size.width / 2}" y="${size.height / 2 + 6}" font-size="18" font-weight="600" text-anchor="middle"${paint.text("value current-label")}>${escapeMarkup(withUnit(content.value, content.unit))}</text>`;
+      return `<text x="${size.width / 2}" y="${size.height / 2 + 6}" font-size="${fitText(18, withUnit(content.value, content.unit), size.width - 12)}" font-weight="600" text-anchor="middle"${paint.text("value current-label")}>${escapeMarkup(withUnit(content.value, content.unit))}</text>`;
   }
 }
 
@@ -427,6 +434,15 @@ function inlineText(content, size, paint) {
         : withUnit(content.value, content.unit);
   const line = [arrow, content.label, value].filter(Boolean).join(" ");
   return `<text x="4" y="${size.height / 2 + 5}" font-size="14"${paint.text("current-label")}>${escapeMarkup(line)}</text>`;
+}
+
+/**
+ * A font size at most `size` at which `text` fits in `width`: a character
+ * of the system font is about 0.6 of its size wide (there is no measuring
+ * without a DOM, and this must draw the same in Node).
+ */
+function fitText(size, text, width) {
+  return n(Math.min(size, width / (0.6 * Math.max(1, String(text).length))));
 }
 
 function polar(cx, cy, r, degrees) {
