@@ -6,6 +6,7 @@
 
 import { Board } from "./board.mjs";
 import { FAMILIES, drawWidget } from "./draw.mjs";
+import { followWidgets } from "./live.mjs";
 
 const params = new URLSearchParams(location.search);
 let family = FAMILIES.includes(params.get("family")) ? params.get("family") : "small";
@@ -22,68 +23,25 @@ let frameRequested = false;
 
 // ---- The event stream ----
 
-/** The stream's query: the page's own filter, passed through. */
-function streamURL(sinceRevision) {
-  const query = new URLSearchParams();
-  for (const name of ["ids", "prefix"]) {
-    const value = params.get(name);
-    if (value) query.set(name, value);
-  }
-  if (sinceRevision !== null) query.set("since_revision", sinceRevision);
-  const text = query.toString();
-  return `/widgets/events${text ? `?${text}` : ""}`;
-}
-
-let source = null;
-/** The last revision the stream named; EventSource resends it by itself. */
-let lastRevision = null;
-let reopenTimer = 0;
-
-function connect() {
-  source = new EventSource(streamURL(lastRevision));
-  source.addEventListener("upsert", (event) => {
-    remember(event);
-    const widget = JSON.parse(event.data);
-    board.upsert(widget);
-    schedule(widget.id, widget);
-  });
-  source.addEventListener("removed", (event) => {
-    remember(event);
-    const { id } = JSON.parse(event.data);
-    if (board.remove(id)) schedule(id, null);
-  });
-  source.addEventListener("reset", (event) => {
-    remember(event);
-    // What was drawn may be gone: the snapshot that follows says.
-    board.beginReset();
-  });
-  source.addEventListener("synced", (event) => {
-    remember(event);
-    for (const id of board.synced()) schedule(id, null);
-    setConnection("live");
-  });
-  source.addEventListener("error", () => {
-    // EventSource retries by itself after a dropped stream (with
-    // Last-Event-ID); after a refusal (an HTTP error) it gives up, and the
-    // page starts again from the last revision it saw.
-    setConnection("reconnecting");
-    if (source.readyState === EventSource.CLOSED) {
-      clearTimeout(reopenTimer);
-      reopenTimer = setTimeout(connect, 2000);
-    }
-  });
-}
-
-function remember(event) {
-  if (event.lastEventId) lastRevision = event.lastEventId;
-}
-
-/** connecting, live, reconnecting: the page dims what may be stale. */
-function setConnection(state) {
-  document.body.dataset.connection = state;
-  status.textContent = { connecting: "connecting…", live: "live", reconnecting: "reconnecting…" }[
-    state
-  ];
+function follow() {
+  followWidgets(
+    { ids: params.get("ids"), prefix: params.get("prefix") },
+    {
+      upsert(widget) {
+        board.upsert(widget);
+        schedule(widget.id, widget);
+      },
+      removed(id) {
+        if (board.remove(id)) schedule(id, null);
+      },
+      // What was drawn may be gone: the snapshot that follows says.
+      reset: () => board.beginReset(),
+      synced() {
+        for (const id of board.synced()) schedule(id, null);
+      },
+    },
+    status,
+  );
 }
 
 // ---- Drawing, once per frame ----
@@ -222,5 +180,4 @@ list.addEventListener("keydown", (event) => {
   }
 });
 
-setConnection("connecting");
-connect();
+follow();
