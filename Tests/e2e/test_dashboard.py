@@ -321,3 +321,90 @@ def test_restart_shows_reconnecting_then_catches_up_without_reload(browser, tmp_
         assert browser.execute_script("return window.sameDocument") is True
     finally:
         srv.stop()
+
+
+# --------------------------------------------------------------------------- playground
+
+
+def stored_value(http, wid: str) -> float:
+    return http.get(f"/widgets/{wid}").json()["content"]["value"]
+
+
+def open_playground(driver, server, wid: str):
+    driver.get(f"{base_url(server)}/playground/{wid}")
+    wait(driver, lambda d: d.execute_script("return document.body.dataset.connection") == "live",
+         "the playground never went live")
+    return wait(driver, lambda d: d.execute_script(
+        "return document.querySelector('.stored').dataset.state") == "stored"
+        and d.find_element("css selector", 'figure[data-family="large"] svg'),
+        "the stored widget is not drawn")
+
+
+def drawn_value(driver) -> str:
+    return driver.execute_script(
+        "return document.querySelector('figure[data-family=\"large\"] svg')"
+        ".getAttribute('aria-valuenow')")
+
+
+@needs_browser
+def test_dragging_the_needle_stores_the_new_value(board, http, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    put(http, "play-drag", rest_gauge(value=1, style="linear"))
+    svg = open_playground(browser, board, "play-drag")
+    track = browser.execute_script(
+        "return arguments[0].querySelector('.track').getBoundingClientRect().toJSON()", svg)
+    needle = svg.find_element("css selector", ".needle")
+    # From 1 (a fifth of the track) to about 4 (four fifths), in steps, as a hand would.
+    chain = ActionChains(browser).move_to_element(needle).click_and_hold()
+    for _ in range(6):
+        chain = chain.move_by_offset(int(track["width"] * 0.1), 0).pause(0.03)
+    chain.release().perform()
+    wait(browser, lambda d: abs(stored_value(http, "play-drag") - 4) < 0.1,
+         "the dragged value was not stored")
+    value = stored_value(http, "play-drag")
+    wait(browser, lambda d: drawn_value(d) == format_number(value),
+         "the drawing does not show the stored value")
+
+
+@needs_browser
+def test_dragging_past_the_maximum_shows_the_servers_message_and_stores_nothing(
+        board, http, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    put(http, "play-over", rest_gauge(value=4, style="linear"))
+    svg = open_playground(browser, board, "play-over")
+    track = browser.execute_script(
+        "return arguments[0].querySelector('.track').getBoundingClientRect().toJSON()", svg)
+    needle = svg.find_element("css selector", ".needle")
+    ActionChains(browser).move_to_element(needle).click_and_hold() \
+        .move_by_offset(int(track["width"] * 0.6), 0).release().perform()
+    message = wait(browser, lambda d: d.find_element(
+        "css selector", '.field-error[data-field="content.value"]').text,
+        "no message beside the value field")
+    assert "is outside [0, 5]" in message, message
+    assert stored_value(http, "play-over") == 4
+    assert drawn_value(browser) == "4"
+
+
+@needs_browser
+def test_arrow_keys_move_the_value_and_draft_mode_writes_nothing(board, http, browser):
+    from selenium.webdriver.common.keys import Keys
+
+    put(http, "play-keys", rest_gauge(value=2, style="circular"))
+    svg = open_playground(browser, board, "play-keys")
+    svg.send_keys(Keys.ARROW_RIGHT)
+    wait(browser, lambda d: stored_value(http, "play-keys") == 2.05, "ArrowRight stored nothing")
+    browser.find_element("css selector", 'input[name="draft"]').click()
+    browser.find_element("css selector", 'figure[data-family="large"] svg').send_keys(Keys.END)
+    wait(browser, lambda d: d.execute_script(
+        "return document.querySelector('.stored').dataset.state") == "draft"
+        and drawn_value(d) == "5", "the draft is not drawn")
+    assert stored_value(http, "play-keys") == 2.05
+    commands = browser.find_element("css selector", '.command[data-command="gaugectl"]').text
+    assert commands.startswith("printf '%s' '{") and "put 'play-keys' -f -" in commands
+
+
+def format_number(value: float) -> str:
+    """As JavaScript's String(number) writes the values these tests use."""
+    return str(int(value)) if value == int(value) else repr(value)

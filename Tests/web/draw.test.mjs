@@ -176,3 +176,21 @@ test("text from the widget is escaped", () => {
   const odd = drawWidget({ ...gauge({ gradient: ["red", "blue"] }), id: "a.b/c" }, "small");
   assert.match(odd, /id="tint-small-a_2eb_2fc"/);
 });
+
+test("a point on a track is a fraction of it, unclamped past the ends", async () => {
+  const { fractionAt } = await import("../../web/assets/draw.mjs");
+  const bar = { x: 10, width: 100 };
+  assert.equal(fractionAt(bar, 60, 0), 0.5);
+  assert.equal(fractionAt(bar, 130, 0), 1.2);
+  const arc = { cx: 0, cy: 0, from: 135, sweep: 270 };
+  const at = (degrees) => {
+    const radians = (degrees * Math.PI) / 180;
+    return fractionAt(arc, Math.cos(radians), Math.sin(radians));
+  };
+  assert.ok(Math.abs(at(270) - 0.5) < 1e-9, "straight up is the middle");
+  assert.ok(Math.abs(at(135)) < 1e-9);
+  assert.ok(at(60) > 1, "just past the end, in the gap");
+  assert.ok(at(120) < 0, "just before the start, in the gap");
+  const ring = { cx: 0, cy: 0, from: -90, sweep: 360 };
+  assert.ok(Math.abs(fractionAt(ring, 1, 0) - 0.25) < 1e-9);
+});

@@ -306,11 +306,11 @@ function circularGauge(content, box, paint, { capacity, big }) {
   const valueSize = fitText(Math.max(10, r * (big ? 0.42 : 0.4)), currentText(content), r * 1.4);
   let out = "";
   if (capacity) {
-    out += `<circle${paint.stroke("track")} cx="${n(cx)}" cy="${n(cy)}" r="${n(r)}" fill="none" stroke-width="${n(width)}" opacity="0.3"/>`;
+    out += `<circle${paint.stroke("track")} cx="${n(cx)}" cy="${n(cy)}" r="${n(r)}" fill="none" stroke-width="${n(width)}" opacity="0.3" data-cx="${n(cx)}" data-cy="${n(cy)}" data-from="-90" data-sweep="360"/>`;
     out += `<path${paint.stroke("fill")} d="${arcPath(cx, cy, r, -90, -90 + 360 * f)}" fill="none" stroke-width="${n(width)}" stroke-linecap="round" data-position="${n4(f)}"/>`;
   } else {
     const angle = ARC_START + ARC_SWEEP * f;
-    out += `<path${paint.stroke("track")} d="${arcPath(cx, cy, r, ARC_START, ARC_START + ARC_SWEEP)}" fill="none" stroke-width="${n(width)}" stroke-linecap="round"/>`;
+    out += `<path${paint.stroke("track")} d="${arcPath(cx, cy, r, ARC_START, ARC_START + ARC_SWEEP)}" fill="none" stroke-width="${n(width)}" stroke-linecap="round" data-cx="${n(cx)}" data-cy="${n(cy)}" data-from="${ARC_START}" data-sweep="${ARC_SWEEP}"/>`;
     out += marksOnArc(content, cx, cy, r, width, paint);
     out += `<g class="needle" transform="rotate(${n(angle)} ${n(cx)} ${n(cy)})" data-position="${n4(f)}" data-angle="${n(angle)}">`;
     out += `<circle cx="${n(cx + r)}" cy="${n(cy)}" r="${n(width * 0.75)}" stroke-width="${n(Math.max(1.5, width * 0.3))}"/></g>`;
@@ -434,6 +434,26 @@ function inlineText(content, size, paint) {
         : withUnit(content.value, content.unit);
   const line = [arrow, content.label, value].filter(Boolean).join(" ");
   return `<text x="4" y="${size.height / 2 + 5}" font-size="14"${paint.text("current-label")}>${escapeMarkup(line)}</text>`;
+}
+
+/**
+ * Where a point (in the drawing's coordinates) falls along a track, as a
+ * fraction of it, NOT clamped: past either end it is below 0 or above 1, so
+ * a drag past the maximum asks the server for a value it will refuse.
+ * `track` is the track's geometry: `{x, width}` for a bar, `{cx, cy, from,
+ * sweep}` (degrees) for an arc or ring.
+ */
+export function fractionAt(track, x, y) {
+  if (track.width !== undefined) return (x - track.x) / track.width;
+  let angle = (Math.atan2(y - track.cy, x - track.cx) * 180) / Math.PI;
+  // Measured from the arc's start, clockwise, into [0, 360).
+  let along = (((angle - track.from) % 360) + 360) % 360;
+  if (track.sweep < 360 && along > track.sweep) {
+    // In the gap: past the end when nearer the end, before the start otherwise.
+    const gap = 360 - track.sweep;
+    along = along - track.sweep < gap / 2 ? along : along - 360;
+  }
+  return along / track.sweep;
 }
 
 /**
