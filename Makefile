@@ -44,7 +44,7 @@ E2E_REQUIREMENTS := Tests/e2e/requirements.txt
 SWIFT_BUILD := $(SWIFT) build --scratch-path $(BUILD_DIR)
 FORMAT_PATHS := Sources Tests Package.swift
 
-.PHONY: help deps venv build release run protos check-protos web-assets check-web-assets web-unit format lint unit e2e sanitize fuzz fuzz-check test bench profile clean-venv
+.PHONY: help deps venv build release run protos check-protos web-assets check-web-assets web-unit screenshots format lint unit e2e sanitize fuzz fuzz-check test bench profile clean-venv
 
 help:
 	@echo "make run           deps + release build, then start gauged on $(LISTEN) (ARGS=... for more flags)"
@@ -57,6 +57,7 @@ help:
 	@echo "make check-protos  fail when Sources/GaugeProtos is stale"
 	@echo "make web-assets    re-embed web/ into Sources/GaugeWebAssets (check-web-assets: fail when stale)"
 	@echo "make web-unit      node --test on the dashboard's modules (Tests/web)"
+	@echo "make screenshots   docs/screenshots from headless Chromium (every style and family, light and dark)"
 	@echo "make format|lint   swift format in place | lint --strict"
 	@echo "make unit|e2e      swift test | pytest Tests/e2e against $(BUILD_DIR)/debug/gauged"
 	@echo "make sanitize      unit and e2e tests again under AddressSanitizer, leaks checked ($(SANITIZE_DIR))"
@@ -101,6 +102,9 @@ check-web-assets:
 # The drawing and model modules need no browser: Node's own test runner.
 web-unit:
 	node --test Tests/web/
+
+screenshots: venv build
+	$(VENV_PY) scripts/screenshots --gauged "$(abspath $(BUILD_DIR))/debug/gauged"
 
 format:
 	$(SWIFT) format format --in-place --recursive $(FORMAT_PATHS)
