@@ -85,8 +85,12 @@ def wait(driver, condition, message: str, timeout: float = TIMEOUT, poll: float 
 
 
 def card_ids(driver) -> list[str]:
+    """The cards' ids in page order, once each card shows its drawing (cards
+    are drawn as they come into view)."""
     return driver.execute_script(
-        "return [...document.querySelectorAll('[data-widget-id]')].map(e => e.dataset.widgetId)")
+        "const cards = [...document.querySelectorAll('[data-widget-id]')];"
+        "return cards.every(c => c.querySelector('svg')) ? cards.map(c => c.dataset.widgetId)"
+        " : null")
 
 
 def meter(driver, wid: str) -> dict:
@@ -215,7 +219,7 @@ def test_a_rest_patch_moves_the_needle_within_500_ms(board, http, browser):
     put(http, "move-linear", rest_gauge(value=1, style="linear"))
     put(http, "move-circular", rest_gauge(value=1, style="circular"))
     open_page(browser, board, "?ids=move-linear,move-circular")
-    wait(browser, lambda d: len(card_ids(d)) == 2, "both widgets are drawn")
+    wait(browser, lambda d: len(card_ids(d) or []) == 2, "both widgets are drawn")
     for wid, value in [("move-linear", 4), ("move-circular", 3)]:
         before = meter(browser, wid)
         started = time.monotonic()

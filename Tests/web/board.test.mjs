@@ -11,7 +11,9 @@ test("widgets stay in id order whatever order they arrive in", () => {
   const board = new Board();
   for (const id of ["m", "a", "z", "b"]) board.upsert(widget(id));
   assert.deepEqual(board.order, ["a", "b", "m", "z"]);
-  assert.deepEqual(board.upsert(widget("b", 2)), { index: 1, created: false });
+  assert.equal(board.upsert(widget("b", 2)), false);
+  assert.equal(board.upsert(widget("c")), true);
+  board.remove("c");
   assert.equal(board.widgets.get("b").content.value, 2);
   assert.equal(board.next("b"), "m");
   assert.equal(board.next("z"), null);

@@ -12,19 +12,19 @@ export class Board {
     this.seenSinceReset = null;
   }
 
-  /** Stores `widget`; its index in `order`, and whether it is new. */
+  /** Stores `widget`; whether it is new. Most calls are updates: no search then. */
   upsert(widget) {
     this.seenSinceReset?.add(widget.id);
     const created = !this.widgets.has(widget.id);
     this.widgets.set(widget.id, widget);
     if (created) this.order.splice(this.insertionIndex(widget.id), 0, widget.id);
-    return { index: this.order.indexOf(widget.id), created };
+    return created;
   }
 
   /** Forgets `id`; whether it was there. */
   remove(id) {
     if (!this.widgets.delete(id)) return false;
-    this.order.splice(this.order.indexOf(id), 1);
+    this.order.splice(this.insertionIndex(id), 1);
     return true;
   }
 
@@ -48,10 +48,12 @@ export class Board {
 
   /** The id that follows `id` in order, or null when it is last. */
   next(id) {
-    const index = this.order.indexOf(id);
-    return index >= 0 && index + 1 < this.order.length ? this.order[index + 1] : null;
+    const index = this.insertionIndex(id);
+    if (this.order[index] !== id) return null;
+    return index + 1 < this.order.length ? this.order[index + 1] : null;
   }
 
+  /** Where `id` is, or would go, in `order` (binary search: pages hold thousands). */
   insertionIndex(id) {
     let low = 0;
     let high = this.order.length;

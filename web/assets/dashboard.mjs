@@ -45,6 +45,33 @@ function follow() {
 }
 
 // ---- Drawing, once per frame ----
+//
+// Cards off screen are not redrawn as their widgets change: they are marked
+// stale and drawn when they scroll into view. A page of 1,000 widgets
+// updated 10 times a second then parses a screenful of SVG per frame, not
+// every widget's.
+
+/** id → its card element. */
+const cards = new Map();
+/** Ids whose card is on screen (or nearly). */
+const onScreen = new Set();
+/** Ids whose card shows an older version than the board holds. */
+const stale = new Set();
+
+const visibility = new IntersectionObserver(
+  (entries) => {
+    for (const entry of entries) {
+      const id = entry.target.dataset.widgetId;
+      if (entry.isIntersecting) {
+        onScreen.add(id);
+        if (stale.has(id) && board.widgets.has(id)) fillCard(entry.target, board.widgets.get(id));
+      } else {
+        onScreen.delete(id);
+      }
+    }
+  },
+  { rootMargin: "200px" },
+);
 
 function schedule(id, widget) {
   pending.set(id, widget);
@@ -56,41 +83,51 @@ function schedule(id, widget) {
 
 function drawPending() {
   frameRequested = false;
-  for (const [id, widget] of pending) {
-    const card = cardOf(id);
-    if (widget === null || !board.widgets.has(id)) {
-      card?.remove();
-    } else if (card) {
+  const created = [];
+  for (const id of pending.keys()) {
+    const card = cards.get(id);
+    if (!board.widgets.has(id)) {
+      if (card) {
+        visibility.unobserve(card);
+        card.remove();
+        cards.delete(id);
+        onScreen.delete(id);
+        stale.delete(id);
+      }
+    } else if (!card) {
+      created.push(id);
+    } else if (onScreen.has(id)) {
       fillCard(card, board.widgets.get(id));
     } else {
-      insertCard(board.widgets.get(id));
+      stale.add(id);
     }
   }
   pending.clear();
+  // Last first: the card after each new one is then already in place.
+  created.sort();
+  for (let index = created.length - 1; index >= 0; index--) insertCard(created[index]);
   empty.hidden = board.order.length > 0;
 }
 
-function cardOf(id) {
-  return list.querySelector(`:scope > [data-widget-id="${CSS.escape(id)}"]`);
-}
-
-function insertCard(widget) {
+function insertCard(id) {
   const card = document.createElement("article");
   card.className = "widget";
-  card.dataset.widgetId = widget.id;
+  card.dataset.widgetId = id;
   card.tabIndex = 0;
   card.innerHTML =
     '<header><span class="name"></span> <code class="id"></code></header>' +
     '<div class="drawing-slot"></div>' +
     '<footer><time class="age"></time></footer>';
-  fillCard(card, widget);
-  // Before the next id that is already drawn: cards follow the store's order.
-  let next = board.next(widget.id);
-  while (next !== null && !cardOf(next)) next = board.next(next);
-  list.insertBefore(card, next === null ? null : cardOf(next));
+  // Drawn when it comes into view; its slot keeps the drawing's size meanwhile.
+  stale.add(id);
+  cards.set(id, card);
+  const next = board.next(id);
+  list.insertBefore(card, next === null ? null : (cards.get(next) ?? null));
+  visibility.observe(card);
 }
 
 function fillCard(card, widget) {
+  stale.delete(widget.id);
   card.querySelector(".name").textContent = widget.name || widget.id;
   card.querySelector(".id").textContent = widget.id;
   card.querySelector(".drawing-slot").innerHTML = drawWidget(widget, family);
@@ -102,9 +139,9 @@ function fillCard(card, widget) {
 }
 
 function redrawAll() {
-  for (const id of board.order) {
-    const card = cardOf(id);
-    if (card) card.querySelector(".drawing-slot").innerHTML = drawWidget(board.widgets.get(id), family);
+  for (const [id, card] of cards) {
+    if (onScreen.has(id)) fillCard(card, board.widgets.get(id));
+    else stale.add(id);
   }
 }
 
@@ -121,7 +158,10 @@ function ageText(updatedAt) {
 }
 
 setInterval(() => {
-  for (const age of list.querySelectorAll(".age")) age.textContent = ageText(age.dateTime);
+  for (const id of onScreen) {
+    const age = cards.get(id)?.querySelector(".age");
+    if (age) age.textContent = ageText(age.dateTime);
+  }
 }, 1000);
 
 // ---- Families ----
