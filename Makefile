@@ -44,7 +44,7 @@ E2E_REQUIREMENTS := Tests/e2e/requirements.txt
 SWIFT_BUILD := $(SWIFT) build --scratch-path $(BUILD_DIR)
 FORMAT_PATHS := Sources Tests Package.swift
 
-.PHONY: help deps venv build release run protos check-protos web-assets check-web-assets web-unit screenshots format lint unit e2e sanitize fuzz fuzz-check test bench profile clean-venv
+.PHONY: help deps venv build release run protos check-protos web-assets check-web-assets web-unit screenshots bench-dashboard format lint unit e2e sanitize fuzz fuzz-check test bench profile clean-venv
 
 help:
 	@echo "make run           deps + release build, then start gauged on $(LISTEN) (ARGS=... for more flags)"
@@ -63,7 +63,8 @@ help:
 	@echo "make sanitize      unit and e2e tests again under AddressSanitizer, leaks checked ($(SANITIZE_DIR))"
 	@echo "make fuzz          libFuzzer on each harness for FUZZ_SECONDS (default 60), under AddressSanitizer"
 	@echo "make fuzz-check    the fuzzer build, each corpus input once (no fuzzing)"
-	@echo "make bench         release build, every benchmark scenario, bench/results.md (QUICK=1: ~1 min)"
+	@echo "make bench         release build, every benchmark scenario, bench/results.md (QUICK=1: ~1 min),"
+	@echo "                   then bench-dashboard: 1,000 widgets in headless Chromium, bench/dashboard.md"
 	@echo "make profile       one scenario (SCENARIO=unary|publish|fanout|connections|store) under perf"
 
 deps:
@@ -131,8 +132,15 @@ fuzz-check:
 # Order matters; .NOTPARALLEL keeps it even under -j.
 test: deps venv check-protos check-web-assets lint build unit web-unit e2e sanitize fuzz-check
 
-bench: deps
+bench: deps venv
 	$(PYTHON) scripts/bench --build-dir $(BUILD_DIR) $(if $(QUICK),--quick) $(BENCH_ARGS)
+	$(MAKE) bench-dashboard
+
+# The page, not the server, is what this measures; it runs the release build
+# `make bench` made (or the debug one when there is none).
+bench-dashboard: venv
+	$(VENV_PY) scripts/bench-dashboard $(if $(QUICK),--seconds 3) \
+	  --gauged "$(abspath $(BUILD_DIR))/$(if $(wildcard $(BUILD_DIR)/release/gauged),release,debug)/gauged"
 
 profile: deps
 	$(PYTHON) scripts/bench --build-dir $(BUILD_DIR) $(if $(QUICK),--quick) --profile $(SCENARIO) $(BENCH_ARGS)
