@@ -163,7 +163,8 @@ def test_the_pages_own_assets_are_under_100_kb_gzipped(http):
     page = http.get("/", headers={"accept": BROWSER_ACCEPT}).text
     total = 0
     for path in ["/", "/assets/dashboard.mjs", "/assets/draw.mjs", "/assets/format.mjs",
-                 "/assets/board.mjs", "/assets/dashboard.css", "/assets/icon.svg"]:
+                 "/assets/board.mjs", "/assets/live.mjs", "/assets/dashboard.css",
+                 "/assets/icon.svg"]:
         with http.stream("GET", path, headers={"accept": BROWSER_ACCEPT,
                                                "accept-encoding": "gzip"}) as resp:
             assert resp.status_code == 200, path
