@@ -258,6 +258,53 @@ def test_families_switch_and_a_click_shows_the_widgets_json(board, http, browser
 
 
 @needs_browser
+def test_updates_within_a_frame_are_drawn_once_with_the_latest_value(board, http, browser):
+    put(http, "burst", rest_gauge(value=0, max_value=100, style="linear"))
+    open_page(browser, board, "?ids=burst")
+    wait(browser, lambda d: card_ids(d) == ["burst"], "the widget is drawn")
+    browser.execute_script("""
+        window.redraws = 0;
+        new MutationObserver(() => window.redraws++).observe(
+          document.querySelector('[data-widget-id="burst"] .drawing-slot'), {childList: true});
+    """)
+    # 50 values in one request: they reach the page within a frame or two.
+    lines = "".join(f"burst {value}\n" for value in range(1, 51))
+    resp = http.post("/values", content=lines, headers={"content-type": "text/plain"})
+    assert resp.status_code == 200, resp.text
+    wait(browser, lambda d: meter(d, "burst")["now"] == "50", "the last value is not drawn")
+    time.sleep(0.2)
+    redraws = browser.execute_script("return window.redraws")
+    assert 1 <= redraws < 10, redraws
+
+
+@needs_browser
+def test_dark_and_light_and_a_320_px_screen(board, http, browser):
+    put(http, "narrow", rest_gauge(value=2, style="circular", label="A rather long label"))
+    backgrounds = {}
+    try:
+        for scheme in ("light", "dark"):
+            browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+                "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            open_page(browser, board, "?ids=narrow&family=medium")
+            wait(browser, lambda d: card_ids(d) == ["narrow"], "the widget is drawn")
+            backgrounds[scheme] = browser.execute_script(
+                "return [getComputedStyle(document.body).backgroundColor,"
+                " getComputedStyle(document.querySelector('.card-default')).fill]")
+        assert backgrounds["light"] != backgrounds["dark"], backgrounds
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 320, "height": 640, "deviceScaleFactor": 1, "mobile": True})
+        open_page(browser, board, "?ids=narrow&family=medium")
+        wait(browser, lambda d: card_ids(d) == ["narrow"], "the widget is drawn")
+        overflow = browser.execute_script(
+            "return [document.documentElement.scrollWidth, innerWidth,"
+            " document.querySelector('[data-widget-id] svg').getBoundingClientRect().right]")
+        assert overflow[0] <= overflow[1] and overflow[2] <= overflow[1], overflow
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+@needs_browser
 def test_a_deleted_widget_disappears(board, http, browser):
     put(http, "gone-a", rest_gauge(value=1))
     put(http, "gone-b", rest_gauge(value=1))
