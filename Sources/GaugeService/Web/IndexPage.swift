@@ -27,6 +27,7 @@ public struct IndexPage: HTTPResponder {
       "  GET    /widgets/{id}",
       "  PUT    /widgets/{id}",
       "  PATCH  /widgets/{id}        (application/merge-patch+json)",
+      "         ?dry_run=true on PUT or PATCH: the answer the write would get, nothing written",
       "  DELETE /widgets/{id}",
       "  POST   /values              (NDJSON, or text/plain lines \"ID VALUE\")",
       "",
