@@ -58,6 +58,9 @@ let package = Package(
     // The serialized FileDescriptorSet of proto/, for server reflection
     // (scripts/generate-protos).
     .target(name: "GaugeDescriptorSet"),
+    // The files under web/ (the dashboard), embedded as C byte arrays
+    // (scripts/generate-web-assets).
+    .target(name: "GaugeWebAssets"),
     // protobuf-c plumbing shared by the standard and interop services.
     .target(name: "ProtobufCSupport", dependencies: ["CProtobufC"], swiftSettings: strict),
 
@@ -113,7 +116,7 @@ let package = Package(
       dependencies: [
         "GRPCCore",
         "WidgetJSON", "GaugeDomain", "GaugeWire", "GRPCTransport", "GaugeJSON", "ProtoJSON",
-        "GaugeProtos",
+        "GaugeProtos", "GaugeWebAssets",
       ],
       swiftSettings: hotPath
     ),
