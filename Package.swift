@@ -15,6 +15,7 @@ let hotPath: [SwiftSetting] =
 let package = Package(
   name: "gauged",
   products: [
+    .library(name: "GaugeClient", targets: ["GaugeClient"]),
     .executable(name: "gauged", targets: ["gauged"]),
     .executable(name: "gauged-interop-server", targets: ["gauged-interop-server"]),
     .executable(name: "gaugectl", targets: ["gaugectl"]),
@@ -109,6 +110,13 @@ let package = Package(
       name: "GRPCClient",
       dependencies: ["GRPCCore", "HTTP2", "GaugeIO", "CNGHTTP2"],
       swiftSettings: hotPath
+    ),
+    // The Swift client library for services: async widget calls, a
+    // back-pressured publisher, resuming subscriptions, on GRPCClient.
+    .target(
+      name: "GaugeClient",
+      dependencies: ["GRPCClient", "GRPCCore", "GaugeIO", "GaugeWire", "GaugeDomain"],
+      swiftSettings: strict
     ),
     // gauge.v1.WidgetService handlers.
     .target(
@@ -254,6 +262,8 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
+    .testTarget(
+      name: "GaugeClientTests", dependencies: ["GaugeClient"], swiftSettings: strict),
     .testTarget(
       name: "GaugeFuzzTests", dependencies: ["GRPCCore", "GaugeFuzz", "GaugeWire", "GaugeDomain"],
       swiftSettings: strict),
