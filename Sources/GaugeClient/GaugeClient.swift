@@ -73,6 +73,14 @@ public final class GaugeClient: Sendable {
     guard isOpen else { throw .closed }
   }
 
+  /// Calls open on the connection now.
+  func activeCallCount() async -> Int {
+    let keeper = self.keeper
+    return await withCheckedContinuation { continuation in
+      keeper.loop.execute { continuation.resume(returning: keeper.activeCallCount) }
+    }
+  }
+
   /// Ends the client gracefully: new calls fail at once, subscriptions
   /// end (their loops see the end of the sequence), the server is told
   /// no more calls come, and the calls and publishers already running are
@@ -89,10 +97,7 @@ public final class GaugeClient: Sendable {
     let clock = ContinuousClock()
     let deadline = clock.now + grace
     while clock.now < deadline {
-      let active = await withCheckedContinuation { continuation in
-        keeper.loop.execute { continuation.resume(returning: keeper.activeCallCount) }
-      }
-      if active == 0 { break }
+      if await activeCallCount() == 0 { break }
       try? await Task.sleep(for: .milliseconds(10))
     }
     await withCheckedContinuation { continuation in

@@ -55,7 +55,10 @@ final class GaugedProcess: @unchecked Sendable {
 
   /// SIGSTOP: the server stops reading; its sockets stay open.
   func pause() {
-    if let process { kill(process.processIdentifier, SIGSTOP) }
+    guard let process else { return }
+    kill(process.processIdentifier, SIGSTOP)
+    // The signal is queued; the process stops when the kernel gets to it.
+    usleep(50_000)
   }
 
   /// SIGCONT.

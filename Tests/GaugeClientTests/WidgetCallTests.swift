@@ -34,14 +34,14 @@ import Testing
     let server = try GaugedProcess()
     let client = try GaugeClient(target: server.target)
     for index in 0..<7 {
-      _ = try await client.put(id: "disk.\(index)", content: gaugeContent(Double(index)))
+      _ = try await client.put(id: "disk-\(index)", content: gaugeContent(Double(index)))
     }
     _ = try await client.put(id: "other", content: gaugeContent(1))
     var ids: [String] = []
-    for try await widget in client.list(prefix: "disk.", pageSize: 3) {
+    for try await widget in client.list(prefix: "disk-", pageSize: 3) {
       ids.append(widget.id)
     }
-    #expect(ids == (0..<7).map { "disk.\($0)" })
+    #expect(ids == (0..<7).map { "disk-\($0)" })
     var all = 0
     for try await _ in client.list() { all += 1 }
     #expect(all == 8)
