@@ -21,6 +21,7 @@ let package = Package(
     .executable(name: "gaugectl", targets: ["gaugectl"]),
     .executable(name: "gauge-bench", targets: ["gauge-bench"]),
     .executable(name: "gauge-fuzz", targets: ["gauge-fuzz"]),
+    .executable(name: "host-metrics", targets: ["host-metrics"]),
   ],
   targets: [
     // C libraries, each behind one small shim header.
@@ -184,6 +185,12 @@ let package = Package(
       dependencies: ["GRPCClient", "GRPCCore", "GaugeIO", "GaugeWire", "GaugeDomain"],
       swiftSettings: hotPath
     ),
+
+    // An example on the client library: this host's CPU, memory, disk and
+    // load as gauges, every second.
+    .executableTarget(
+      name: "host-metrics", dependencies: ["GaugeClient"], path: "Examples/host-metrics",
+      swiftSettings: strict),
 
     // ManualScheduler and ImmediateExecutor: connections driven in memory.
     .target(

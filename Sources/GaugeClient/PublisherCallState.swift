@@ -41,7 +41,8 @@ final class PublisherCallState: @unchecked Sendable, ClientCallHandler {
     } else if let message {
       outcome = .success(message)
     } else {
-      outcome = .failure(GaugeError(code: .internal, message: "PublishValues ended without a summary"))
+      outcome = .failure(
+        GaugeError(code: .internal, message: "PublishValues ended without a summary"))
     }
     end(outcome)
   }

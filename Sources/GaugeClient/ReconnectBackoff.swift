@@ -11,7 +11,8 @@ struct ReconnectBackoff {
   mutating func next() -> Duration {
     failures += 1
     let ceiling = min(Self.first * (1 << min(failures - 1, 5)), Self.longest)
-    let milliseconds = Int(ceiling.components.seconds) * 1000
+    let milliseconds =
+      Int(ceiling.components.seconds) * 1000
       + Int(ceiling.components.attoseconds / 1_000_000_000_000_000)
     return .milliseconds(Int.random(in: (milliseconds / 2)...milliseconds))
   }

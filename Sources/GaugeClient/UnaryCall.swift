@@ -44,7 +44,8 @@ extension ConnectionKeeper {
   ) async throws(GaugeError) -> [UInt8] {
     let slot = CallSlot()
     let result = await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8], GaugeError>, Never>) in
+      await withCheckedContinuation {
+        (continuation: CheckedContinuation<Result<[UInt8], GaugeError>, Never>) in
         loop.execute { [self] in
           guard !slot.cancelled else { return continuation.resume(returning: .failure(.cancelled)) }
           let handler = UnaryCollector { continuation.resume(returning: $0) }

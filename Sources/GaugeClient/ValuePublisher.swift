@@ -21,7 +21,9 @@ public final class ValuePublisher: Sendable {
     let queue = self.queue
     let callState = PublisherCallState(
       onCredits: { queue.returnCredits($0) },
-      onEnd: { queue.fail($0 ?? GaugeError(code: .failedPrecondition, message: "the stream has ended")) })
+      onEnd: {
+        queue.fail($0 ?? GaugeError(code: .failedPrecondition, message: "the stream has ended"))
+      })
     self.callState = callState
     keeper.loop.execute {
       switch keeper.makeCall(

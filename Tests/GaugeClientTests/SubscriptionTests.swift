@@ -1,5 +1,6 @@
-@testable import GaugeClient
 import Testing
+
+@testable import GaugeClient
 
 /// Subscriptions: snapshot, live changes, cancellation, and what a gauged
 /// restart does to them.
@@ -85,7 +86,8 @@ import Testing
     let second = try await writer.put(id: "cpu", content: gaugeContent(3))
     #expect(await collector.waitFor { $0.widget == second.widget })
     #expect(!collector.received.contains { $0.isReset })
-    #expect(!collector.received.dropFirst(2).contains { if case .snapshot = $0 { true } else { false } })
+    #expect(
+      !collector.received.dropFirst(2).contains { if case .snapshot = $0 { true } else { false } })
     collector.cancel()
     await writer.close()
     await client.close()
