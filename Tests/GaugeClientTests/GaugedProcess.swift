@@ -23,10 +23,15 @@ final class GaugedProcess: @unchecked Sendable {
     stop()
   }
 
+  /// `$GAUGED_BIN`, else the gauged built beside this test bundle (any
+  /// scratch path, sanitized builds too), else `.build/debug/gauged`.
   static var binary: URL {
     if let path = ProcessInfo.processInfo.environment["GAUGED_BIN"] {
       return URL(fileURLWithPath: path)
     }
+    let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    let beside = runner.deletingLastPathComponent().appendingPathComponent("gauged")
+    if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
     // Tests/GaugeClientTests/GaugedProcess.swift → the package root.
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
