@@ -270,7 +270,10 @@ let package = Package(
       swiftSettings: strict
     ),
     .testTarget(
-      name: "GaugeClientTests", dependencies: ["GaugeClient"], swiftSettings: strict),
+      name: "GaugeClientTests",
+      dependencies: ["GaugeClient", "GRPCCore", "GRPCTransport", "GaugeIO"],
+      swiftSettings: strict
+    ),
     .testTarget(
       name: "GaugeFuzzTests", dependencies: ["GRPCCore", "GaugeFuzz", "GaugeWire", "GaugeDomain"],
       swiftSettings: strict),

@@ -50,7 +50,9 @@ import Testing
     call.cancel()
     let error = await call.value
     #expect(error?.code == .cancelled)
-    #expect(ContinuousClock.now - started < .milliseconds(500))
+    // The paused server would never answer; the bound leaves room for
+    // sanitizers and a shared machine.
+    #expect(ContinuousClock.now - started < .seconds(1))
     server.resume()
     // The connection is still good for other calls.
     #expect(try await client.get(id: "cpu").id == "cpu")
