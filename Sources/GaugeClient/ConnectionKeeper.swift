@@ -32,15 +32,16 @@ final class ConnectionKeeper: @unchecked Sendable {
 
   /// The live channel, connecting first when there is none. The TCP
   /// handshake runs on the loop thread (immediate on loopback and Unix
-  /// sockets, at most `connectTimeout` elsewhere).
-  func openChannel() -> Result<GRPCChannel, GaugeError> {
+  /// sockets, at most `connectTimeout` or the call's `timeout` elsewhere).
+  /// A channel the server is shutting down (GOAWAY) is left to finish the
+  /// calls it carries; it closes itself after them.
+  func openChannel(timeout: Duration? = nil) -> Result<GRPCChannel, GaugeError> {
     guard !isClosing else { return .failure(.closed) }
     if let channel, !channel.isClosed, channel.connection.isAlive { return .success(channel) }
-    channel?.close()
     do {
       let opened = try GRPCChannel.connect(
         to: address, on: loop, configuration: configuration,
-        connectTimeout: Self.connectTimeout)
+        connectTimeout: min(timeout ?? Self.connectTimeout, Self.connectTimeout))
       let identity = ObjectIdentifier(opened)
       opened.onClose = { [weak self] _ in
         if let current = self?.channel, ObjectIdentifier(current) == identity {
@@ -60,7 +61,7 @@ final class ConnectionKeeper: @unchecked Sendable {
   func makeCall(
     path: String, timeout: Duration?, handler: any ClientCallHandler
   ) -> Result<ClientCall, GaugeError> {
-    openChannel().map { channel in
+    openChannel(timeout: timeout).map { channel in
       channel.makeCall(path: path, metadata: metadata, timeout: timeout, handler: handler)
     }
   }
