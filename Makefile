@@ -42,9 +42,9 @@ VENV_STAMP := $(VENV)/.gauged-stamp
 E2E_REQUIREMENTS := Tests/e2e/requirements.txt
 
 SWIFT_BUILD := $(SWIFT) build --scratch-path $(BUILD_DIR)
-FORMAT_PATHS := Sources Tests Package.swift
+FORMAT_PATHS := Sources Tests Package.swift Examples
 
-.PHONY: help deps venv build release run protos check-protos web-assets check-web-assets web-unit screenshots bench-dashboard format lint unit e2e sanitize fuzz fuzz-check test bench profile clean-venv
+.PHONY: help deps venv build release run host-metrics protos check-protos web-assets check-web-assets web-unit screenshots bench-dashboard format lint unit e2e sanitize fuzz fuzz-check test bench profile clean-venv
 
 help:
 	@echo "make run           deps + release build, then start gauged on $(LISTEN) (ARGS=... for more flags)"
@@ -53,6 +53,7 @@ help:
 	@echo "make deps          install missing Debian packages"
 	@echo "make venv          Python virtualenv for the e2e tests ($(VENV))"
 	@echo "make build|release debug | release swift build (BUILD_DIR=$(BUILD_DIR))"
+	@echo "make host-metrics  run Examples/host-metrics against \$$GAUGED_SERVER (ARGS=--server ADDRESS)"
 	@echo "make protos        regenerate Sources/GaugeProtos from proto/"
 	@echo "make check-protos  fail when Sources/GaugeProtos is stale"
 	@echo "make web-assets    re-embed web/ into Sources/GaugeWebAssets (check-web-assets: fail when stale)"
@@ -87,6 +88,11 @@ release:
 
 run: deps release
 	exec $(BUILD_DIR)/release/gauged --listen $(LISTEN) $(ARGS)
+
+# The client library's example: this host's metrics as gauges, every second,
+# to --server (default $GAUGED_SERVER, then 127.0.0.1:50051).
+host-metrics: build
+	exec $(BUILD_DIR)/debug/host-metrics $(ARGS)
 
 protos:
 	scripts/generate-protos

@@ -15,11 +15,13 @@ let hotPath: [SwiftSetting] =
 let package = Package(
   name: "gauged",
   products: [
+    .library(name: "GaugeClient", targets: ["GaugeClient"]),
     .executable(name: "gauged", targets: ["gauged"]),
     .executable(name: "gauged-interop-server", targets: ["gauged-interop-server"]),
     .executable(name: "gaugectl", targets: ["gaugectl"]),
     .executable(name: "gauge-bench", targets: ["gauge-bench"]),
     .executable(name: "gauge-fuzz", targets: ["gauge-fuzz"]),
+    .executable(name: "host-metrics", targets: ["host-metrics"]),
   ],
   targets: [
     // C libraries, each behind one small shim header.
@@ -110,6 +112,13 @@ let package = Package(
       dependencies: ["GRPCCore", "HTTP2", "GaugeIO", "CNGHTTP2"],
       swiftSettings: hotPath
     ),
+    // The Swift client library for services: async widget calls, a
+    // back-pressured publisher, resuming subscriptions, on GRPCClient.
+    .target(
+      name: "GaugeClient",
+      dependencies: ["GRPCClient", "GRPCCore", "GaugeIO", "GaugeWire", "GaugeDomain"],
+      swiftSettings: strict
+    ),
     // gauge.v1.WidgetService handlers.
     .target(
       name: "GaugeService",
@@ -176,6 +185,12 @@ let package = Package(
       dependencies: ["GRPCClient", "GRPCCore", "GaugeIO", "GaugeWire", "GaugeDomain"],
       swiftSettings: hotPath
     ),
+
+    // An example on the client library: this host's CPU, memory, disk and
+    // load as gauges, every second.
+    .executableTarget(
+      name: "host-metrics", dependencies: ["GaugeClient"], path: "Examples/host-metrics",
+      swiftSettings: strict),
 
     // ManualScheduler and ImmediateExecutor: connections driven in memory.
     .target(
@@ -252,6 +267,11 @@ let package = Package(
       dependencies: [
         "GRPCClient", "GRPCCore", "GRPCTransport", "GRPCTransportTesting", "GaugeIO", "CNGHTTP2",
       ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "GaugeClientTests",
+      dependencies: ["GaugeClient", "GRPCCore", "GRPCTransport", "GaugeIO"],
       swiftSettings: strict
     ),
     .testTarget(
