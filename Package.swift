@@ -80,6 +80,10 @@ let package = Package(
       dependencies: ["GaugeDomain", "GaugeProtos", "ProtobufCSupport", "CProtobufC"],
       swiftSettings: hotPath
     ),
+    // Prometheus metrics with no knowledge of what they count: families,
+    // single-thread histograms, the text and OpenMetrics writers, and the
+    // process collector.
+    .target(name: "GaugeMetrics", swiftSettings: hotPath),
     // Syscalls, non-blocking sockets, the epoll event loop.
     .target(name: "GaugeIO", dependencies: ["CLinuxIO"], swiftSettings: hotPath),
     // What gRPC's client and server share, with no I/O of its own: framing,
@@ -96,7 +100,9 @@ let package = Package(
     // the sockets.
     .target(
       name: "GRPCTransport",
-      dependencies: ["GRPCCore", "HTTP2", "GaugeIO", "GaugeJSON", "CNGHTTP2", "CHTTPParser"],
+      dependencies: [
+        "GRPCCore", "HTTP2", "GaugeIO", "GaugeJSON", "GaugeMetrics", "CNGHTTP2", "CHTTPParser",
+      ],
       swiftSettings: hotPath
     ),
     // The client side of gRPC: a connection state machine on an nghttp2
@@ -113,7 +119,7 @@ let package = Package(
       dependencies: [
         "GRPCCore",
         "WidgetJSON", "GaugeDomain", "GaugeWire", "GRPCTransport", "GaugeJSON", "ProtoJSON",
-        "GaugeProtos",
+        "GaugeProtos", "GaugeMetrics",
       ],
       swiftSettings: hotPath
     ),
@@ -156,7 +162,7 @@ let package = Package(
       name: "gauged",
       dependencies: [
         "GaugeService", "GRPCTransport", "GaugeIO", "GaugeDomain", "GRPCStandardServices",
-        "GaugeStore",
+        "GaugeStore", "GaugeMetrics",
       ],
       swiftSettings: strict
     ),
@@ -196,6 +202,7 @@ let package = Package(
       name: "gauge-fuzz", dependencies: ["GaugeFuzz", "GaugeIO"], swiftSettings: strict),
 
     .testTarget(name: "GaugeJSONTests", dependencies: ["GaugeJSON"], swiftSettings: strict),
+    .testTarget(name: "GaugeMetricsTests", dependencies: ["GaugeMetrics"], swiftSettings: strict),
     .testTarget(name: "GaugeDomainTests", dependencies: ["GaugeDomain"], swiftSettings: strict),
     .testTarget(
       name: "ProtoJSONTests", dependencies: ["ProtoJSON", "GaugeProtos", "CProtobufC"],
