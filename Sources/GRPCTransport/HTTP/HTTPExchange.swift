@@ -26,6 +26,13 @@ public protocol HTTPExchange: AnyObject {
   var scheduler: any CallScheduler { get }
   /// True once the exchange is over (answered, finished or cancelled).
   var isFinished: Bool { get }
+  /// The counters of the loop this exchange lives on, when the server
+  /// keeps metrics; nil by default.
+  var metrics: LoopMetrics? { get }
+}
+
+extension HTTPExchange {
+  public var metrics: LoopMetrics? { nil }
 }
 
 /// What answers the requests that are not gRPC calls: the HTTP faces

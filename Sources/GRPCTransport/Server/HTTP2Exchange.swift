@@ -23,11 +23,13 @@ final class HTTP2Exchange: HTTPExchange, RPCHandler {
   private weak var connection: GRPCServerConnection?
   var onOutboundDrained: (() -> Void)?
   var onCancel: (() -> Void)?
+  let metrics: LoopMetrics?
 
   init(
     request: HTTPRequest, stream: ServerStream, connection: GRPCServerConnection,
     scheduler: any CallScheduler
   ) {
+    self.metrics = connection.group.metrics
     self.state = .collecting(request)
     self.stream = stream
     self.headOnly = request.method == "HEAD"

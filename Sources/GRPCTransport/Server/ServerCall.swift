@@ -46,10 +46,17 @@ public final class ServerCall: @unchecked Sendable {
   /// touching `sink`.
   private let executor: any LoopExecutor
   private let inFlight: CallsInFlight?
+  /// The method's counters on this loop, when the server keeps metrics.
+  private let metrics: GRPCMethodMetrics?
+  /// When the call began, for `grpc_server_handling_seconds`: read from
+  /// the clock itself, since the loop's cached time would put every unary
+  /// call answered within one turn at zero.
+  private let startedAt: ContinuousClock.Instant
 
   init(
     service: String, method: String, metadata: Metadata, deadline: ContinuousClock.Instant?,
-    stream: ServerStream, sink: ServerCallSink, inFlight: CallsInFlight? = nil
+    stream: ServerStream, sink: ServerCallSink, inFlight: CallsInFlight? = nil,
+    metrics: GRPCMethodMetrics? = nil
   ) {
     self.service = service
     self.method = method
@@ -60,7 +67,10 @@ public final class ServerCall: @unchecked Sendable {
     self.sink = sink
     self.executor = sink.loopExecutor
     self.inFlight = inFlight
+    self.metrics = metrics
+    self.startedAt = metrics == nil ? sink.now : .now
     inFlight?.enter()
+    metrics?.started &+= 1
   }
 
   deinit {
@@ -80,6 +90,7 @@ public final class ServerCall: @unchecked Sendable {
   public func send(message: [UInt8], compress: Bool = true) {
     guard !isFinished else { return }
     guard let stream else { return }
+    metrics?.sent &+= 1
     sink?.send(stream, message: message, compress: compress)
   }
 
@@ -88,6 +99,7 @@ public final class ServerCall: @unchecked Sendable {
   /// `send(message:)` would.
   public func send(framed: consuming FramedMessage) {
     guard !isFinished, let streamReference, let sink else { return }
+    metrics?.sent &+= 1
     // Moved into the closure through an Optional: a consumed parameter
     // cannot be captured.
     var message = Optional(framed)
@@ -106,6 +118,7 @@ public final class ServerCall: @unchecked Sendable {
     writingWith write: (UnsafeMutableRawBufferPointer) -> Void
   ) {
     guard !isFinished, let streamReference, let sink else { return }
+    metrics?.sent &+= 1
     streamReference._withUnsafeGuaranteedRef {
       sink.send($0, messageOfSize: size, compress: compress, writingWith: write)
     }
@@ -135,8 +148,20 @@ public final class ServerCall: @unchecked Sendable {
     guard !isFinished else { return }
     isFinished = true
     onOutboundDrained = nil
+    countHandled(status.code)
     guard let stream else { return }
     sink?.finish(stream, status: status, trailers: trailers)
+  }
+
+  /// Request messages handed to the handler, counted by whoever delivers
+  /// them (the connection's deframer, or the web call).
+  func countReceived(_ count: Int) {
+    metrics?.received &+= UInt64(count)
+  }
+
+  private func countHandled(_ code: GRPCStatus.Code) {
+    guard let metrics else { return }
+    metrics.handled(code, after: ContinuousClock.now - startedAt)
   }
 
   /// Runs `work` on this call's event loop, from any thread.
@@ -161,6 +186,10 @@ public final class ServerCall: @unchecked Sendable {
   }
 
   func markFinished() {
+    // Ended without a status from the handler (the client reset the
+    // stream, the connection went): counted as go-grpc-prometheus sees a
+    // cancelled context.
+    if !isFinished { countHandled(.cancelled) }
     isFinished = true
     onOutboundDrained = nil
   }
