@@ -128,6 +128,11 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
     queue.withLock { $0.statistics }
   }
 
+  /// Changes recorded and not yet committed.
+  public var queueDepth: Int {
+    queue.withLock { Int($0.recorded - $0.committed) }
+  }
+
   /// Refuses further writes, commits everything queued, marks the file as
   /// cleanly closed, and releases the file and the directory lock. Throws
   /// when the last changes could not be written (after a few retries).

@@ -18,6 +18,11 @@ struct Options {
   /// Which pages on other origins may call the HTTP faces; nil (no
   /// `--cors-origin`) adds no CORS fields to any answer.
   var cors: CORSPolicy?
+  /// Whether the loops count calls and requests and `/metrics` answers.
+  var metrics = true
+  /// `--metrics-listen`: where metrics alone are served, besides `/metrics`
+  /// on every listener.
+  var metricsListen: SocketAddress?
 
   static let defaultListen = "127.0.0.1:50051"
 
@@ -70,6 +75,12 @@ struct Options {
                                  in lower case. Repeat it for several. * lets any
                                  page in, without credentials, and stands alone.
                                  Default: none, and no CORS fields on any answer.
+      --metrics on|off           Count calls, requests and connections and serve
+                                 them at GET /metrics on every listener, in
+                                 Prometheus' text format, or OpenMetrics when the
+                                 scraper asks for it (default on).
+      --metrics-listen ADDRESS   Also serve /metrics, and nothing else, on ADDRESS
+                                 (HOST:PORT or unix:PATH), on a thread of its own.
       --version                  Print the version and exit.
       -h, --help                 Print this help and exit.
 
@@ -226,6 +237,15 @@ struct Options {
         options.shutdownGrace = duration
       case "--cors-origin":
         corsOrigins.append(text)
+      case "--metrics":
+        guard text == "on" || text == "off" else { return invalid("on or off") }
+        options.metrics = text == "on"
+      case "--metrics-listen":
+        do {
+          options.metricsListen = try SocketAddress(parsing: text)
+        } catch {
+          return invalid("HOST:PORT or unix:PATH (\(error.reason))")
+        }
       default:
         return .exit(code: 2, message: "gauged: unknown option \(argument)\n\n\(usage)")
       }
@@ -236,6 +256,9 @@ struct Options {
       } catch {
         return .exit(code: 2, message: "gauged: --cors-origin: \(error)")
       }
+    }
+    if !options.metrics, options.metricsListen != nil {
+      return .exit(code: 2, message: "gauged: --metrics-listen has no effect with --metrics off")
     }
     if options.memoryOnly, let flag = diskFlags.first {
       return .exit(code: 2, message: "gauged: \(flag) has no effect with --memory")
@@ -269,7 +292,7 @@ struct Options {
     "--tombstone-retention", "--max-message-bytes", "--max-concurrent-streams",
     "--max-connection-buffer-bytes", "--idle-timeout", "--write-stall-timeout",
     "--keepalive-interval", "--keepalive-timeout", "--min-ping-interval", "--shutdown-grace",
-    "--cors-origin",
+    "--cors-origin", "--metrics", "--metrics-listen",
   ]
 }
 

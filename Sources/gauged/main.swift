@@ -69,6 +69,11 @@ let health = HealthService(
 // Everything that is not a gRPC call: gRPC-Web and Connect calls to the
 // same services, REST, live events, the index page.
 let services: [any GRPCService] = [widgets, health] + reflection
+// Each loop counts in its own shard; a scrape adds them up.
+let serverMetrics = options.metrics ? ServerMetrics(traits: EmbeddedMethodTraits.byPath) : nil
+let metricsFace = serverMetrics.map {
+  MetricsFace(server: $0, gauges: StoreGauges(store: store, persistence: persistence).families)
+}
 let web = WebRouter(
   rpc: WebRPCFace(
     services: services, traits: EmbeddedMethodTraits.byPath, jsonCodecs: WidgetServiceJSON.codecs,
@@ -76,7 +81,8 @@ let web = WebRouter(
   rest: RESTFace(store: store), events: EventsFace(store: store, hub: hub),
   index: IndexPage(
     serverName: configuration.serverName,
-    services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName)))
+    services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName)),
+  metrics: metricsFace)
 // With --cors-origin, pages on other origins may read whatever the faces answer.
 let httpFaces: any HTTPResponder =
   options.cors.map { CORSResponder(policy: $0, wrapping: web) } ?? web
@@ -97,17 +103,36 @@ let server: GRPCServer
 do {
   server = try GRPCServer(
     addresses: options.listenAddresses, threads: threads,
-    configuration: configuration, services: services, httpResponder: httpFaces)
+    configuration: configuration, services: services, httpResponder: httpFaces,
+    metrics: serverMetrics)
 } catch {
   LineConsole.error("gauged: \(error)")
   _ = closeStore()
   exit(1)
 }
+// --metrics-listen: a server of one loop with no services, answering
+// /metrics only; its own traffic is not counted.
+var metricsServer: GRPCServer?
+if let address = options.metricsListen, let metricsFace {
+  do {
+    metricsServer = try GRPCServer(
+      address: address, threads: 1, configuration: configuration, services: [],
+      httpResponder: metricsFace)
+  } catch {
+    LineConsole.error("gauged: --metrics-listen: \(error)")
+    _ = closeStore()
+    exit(1)
+  }
+}
 server.start()
+metricsServer?.start()
 // The first address stays the first word after "listening on": scripts read it.
 let addresses = server.localAddresses.map(\.description).joined(separator: " and ")
 LineConsole.out(
   "gauged \(version) listening on \(addresses) (\(threads) threads, \(storeDescription))")
+if let metricsServer {
+  LineConsole.out("gauged metrics on \(metricsServer.localAddress)")
+}
 
 let received = stopSignals.wait()
 server.shutdown(grace: options.shutdownGrace) {
@@ -116,6 +141,7 @@ server.shutdown(grace: options.shutdownGrace) {
     "gauged: signal \(received), refusing new calls; calls in flight have"
       + " \(DurationText.format(options.shutdownGrace)) to finish")
 }
+metricsServer?.stop()
 LineConsole.error("gauged: stopped")
 // No request is served after this, so nothing can be recorded during the flush.
 exit(closeStore() ? 0 : 1)
