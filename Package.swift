@@ -84,6 +84,8 @@ let package = Package(
     // single-thread histograms, the text and OpenMetrics writers, and the
     // process collector.
     .target(name: "GaugeMetrics", swiftSettings: hotPath),
+    // gauged's log lines: levels, text or JSON, one whole line per event.
+    .target(name: "GaugeLog", dependencies: ["GaugeIO", "GaugeJSON"], swiftSettings: strict),
     // Syscalls, non-blocking sockets, the epoll event loop.
     .target(name: "GaugeIO", dependencies: ["CLinuxIO"], swiftSettings: hotPath),
     // What gRPC's client and server share, with no I/O of its own: framing,
@@ -101,7 +103,8 @@ let package = Package(
     .target(
       name: "GRPCTransport",
       dependencies: [
-        "GRPCCore", "HTTP2", "GaugeIO", "GaugeJSON", "GaugeMetrics", "CNGHTTP2", "CHTTPParser",
+        "GRPCCore", "HTTP2", "GaugeIO", "GaugeJSON", "GaugeMetrics", "GaugeLog", "CNGHTTP2",
+        "CHTTPParser",
       ],
       swiftSettings: hotPath
     ),
@@ -162,7 +165,7 @@ let package = Package(
       name: "gauged",
       dependencies: [
         "GaugeService", "GRPCTransport", "GaugeIO", "GaugeDomain", "GRPCStandardServices",
-        "GaugeStore", "GaugeMetrics",
+        "GaugeStore", "GaugeMetrics", "GaugeLog",
       ],
       swiftSettings: strict
     ),
@@ -203,6 +206,7 @@ let package = Package(
 
     .testTarget(name: "GaugeJSONTests", dependencies: ["GaugeJSON"], swiftSettings: strict),
     .testTarget(name: "GaugeMetricsTests", dependencies: ["GaugeMetrics"], swiftSettings: strict),
+    .testTarget(name: "GaugeLogTests", dependencies: ["GaugeLog"], swiftSettings: strict),
     .testTarget(name: "GaugeDomainTests", dependencies: ["GaugeDomain"], swiftSettings: strict),
     .testTarget(
       name: "ProtoJSONTests", dependencies: ["ProtoJSON", "GaugeProtos", "CProtobufC"],

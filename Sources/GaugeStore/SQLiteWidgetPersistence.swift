@@ -227,7 +227,7 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
           return released
         }
         if carried != nil {
-          options.log("gauged: store: \(databasePath) is writable again; accepting writes")
+          options.log(false, "\(databasePath) is writable again; accepting writes")
         }
         carried = nil
         retryDelayMs = 0
@@ -245,7 +245,7 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
         }
         if carried == nil {
           options.log(
-            "gauged: store: cannot write to \(databasePath): \(error); refusing writes, retrying")
+            true, "cannot write to \(databasePath): \(error); refusing writes, retrying")
         }
         carried = batch
         retryDelayMs = min(max(retryDelayMs * 2, 50), 1000)

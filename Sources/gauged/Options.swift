@@ -1,5 +1,6 @@
 import GRPCTransport
 import GaugeIO
+import GaugeLog
 import GaugeStore
 
 /// gauged's command line.
@@ -23,6 +24,11 @@ struct Options {
   /// `--metrics-listen`: where metrics alone are served, besides `/metrics`
   /// on every listener.
   var metricsListen: SocketAddress?
+  /// nil: text on a terminal, JSON otherwise.
+  var logFormat: LogFormat?
+  var logLevel = LogLevel.info
+  /// `--access-log`: one line per call or request, for this share of them.
+  var accessLogSample: Double?
 
   static let defaultListen = "127.0.0.1:50051"
 
@@ -81,6 +87,16 @@ struct Options {
                                  scraper asks for it (default on).
       --metrics-listen ADDRESS   Also serve /metrics, and nothing else, on ADDRESS
                                  (HOST:PORT or unix:PATH), on a thread of its own.
+      --log-format text|json     Log lines on standard error as text or JSON objects,
+                                 one per event (default: text on a terminal, json
+                                 otherwise).
+      --log-level LEVEL          error, warn, info or debug (default info).
+      --access-log               Also log one line per gRPC call or HTTP request:
+                                 face, method or route, status, duration, and the
+                                 answer's bytes for HTTP. Never headers or bodies.
+      --access-log-sample FRACTION
+                                 Log only this share of them, above 0 and at most 1
+                                 (default 1), for high rates.
       --version                  Print the version and exit.
       -h, --help                 Print this help and exit.
 
@@ -137,6 +153,7 @@ struct Options {
     var diskFlags: [String] = []
     var bufferGiven = false
     var corsOrigins: [String] = []
+    var sampleGiven: Double?
     while let argument = rest.popFirst() {
       var flag = argument
       var inline: String?
@@ -154,6 +171,9 @@ struct Options {
         continue
       case "--compress-responses":
         options.server.compressResponses = true
+        continue
+      case "--access-log":
+        options.accessLogSample = options.accessLogSample ?? 1
         continue
       default:
         break
@@ -237,6 +257,19 @@ struct Options {
         options.shutdownGrace = duration
       case "--cors-origin":
         corsOrigins.append(text)
+      case "--log-format":
+        guard let format = LogFormat(rawValue: text) else { return invalid("text or json") }
+        options.logFormat = format
+      case "--log-level":
+        guard let level = LogLevel(name: text) else {
+          return invalid("error, warn, info or debug")
+        }
+        options.logLevel = level
+      case "--access-log-sample":
+        guard let fraction = Double(text), fraction > 0, fraction <= 1 else {
+          return invalid("a fraction above 0 and at most 1")
+        }
+        sampleGiven = fraction
       case "--metrics":
         guard text == "on" || text == "off" else { return invalid("on or off") }
         options.metrics = text == "on"
@@ -256,6 +289,12 @@ struct Options {
       } catch {
         return .exit(code: 2, message: "gauged: --cors-origin: \(error)")
       }
+    }
+    if let sampleGiven {
+      guard options.accessLogSample != nil else {
+        return .exit(code: 2, message: "gauged: --access-log-sample needs --access-log")
+      }
+      options.accessLogSample = sampleGiven
     }
     if !options.metrics, options.metricsListen != nil {
       return .exit(code: 2, message: "gauged: --metrics-listen has no effect with --metrics off")
@@ -292,7 +331,8 @@ struct Options {
     "--tombstone-retention", "--max-message-bytes", "--max-concurrent-streams",
     "--max-connection-buffer-bytes", "--idle-timeout", "--write-stall-timeout",
     "--keepalive-interval", "--keepalive-timeout", "--min-ping-interval", "--shutdown-grace",
-    "--cors-origin", "--metrics", "--metrics-listen",
+    "--cors-origin", "--metrics", "--metrics-listen", "--log-format", "--log-level",
+    "--access-log-sample",
   ]
 }
 

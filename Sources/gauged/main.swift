@@ -2,6 +2,7 @@ import GRPCStandardServices
 import GRPCTransport
 import GaugeDomain
 import GaugeIO
+import GaugeLog
 import GaugeService
 import GaugeStore
 import Glibc
@@ -26,9 +27,12 @@ signal(SIGXFSZ, SIG_IGN)
 // pass; past that, accepting pauses and says why (Acceptor).
 _ = try? Syscall.raiseOpenFileLimitToHardLimit()
 
+let log = EventLog(format: options.logFormat ?? .forStandardError, level: options.logLevel)
+
 let threads = options.threads > 0 ? options.threads : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 var configuration = options.server
 configuration.serverName = "gauged/\(version)"
+configuration.log = log
 
 let persistence: SQLiteWidgetPersistence?
 let table: WidgetTable
@@ -46,14 +50,21 @@ if options.memoryOnly {
       directory: options.dataDirectory,
       options: StoreOptions(
         durability: options.durability, flushIntervalMs: options.flushIntervalMs,
-        tombstoneRetentionMs: options.tombstoneRetentionMs, log: LineConsole.error))
+        tombstoneRetentionMs: options.tombstoneRetentionMs,
+        log: { failing, message in
+          if failing {
+            log.error("store_failed", message)
+          } else {
+            log.info("store_recovered", message)
+          }
+        }))
     persistence = disk
     table = disk.loadedTable
     storeDescription =
       "store \(disk.databasePath), \(options.durability.rawValue), \(table.count) widgets, "
       + "revision \(table.lastRevision)"
   } catch {
-    LineConsole.error("gauged: \(error)")
+    log.error("store_failed", "gauged: \(error)", [LogField("directory", options.dataDirectory)])
     exit(1)
   }
 }
@@ -70,8 +81,12 @@ let health = HealthService(
 // same services, REST, live events, the index page.
 let services: [any GRPCService] = [widgets, health] + reflection
 // Each loop counts in its own shard; a scrape adds them up.
-let serverMetrics = options.metrics ? ServerMetrics(traits: EmbeddedMethodTraits.byPath) : nil
-let metricsFace = serverMetrics.map {
+// The access log rides on the same per-loop counters.
+let accessLog = options.accessLogSample.map { AccessLog(log: log, sample: $0) }
+let serverMetrics =
+  options.metrics || accessLog != nil
+  ? ServerMetrics(traits: EmbeddedMethodTraits.byPath, accessLog: accessLog) : nil
+let metricsFace = (options.metrics ? serverMetrics : nil).map {
   MetricsFace(server: $0, gauges: StoreGauges(store: store, persistence: persistence).families)
 }
 let web = WebRouter(
@@ -94,7 +109,7 @@ func closeStore() -> Bool {
     try persistence?.close()
     return true
   } catch {
-    LineConsole.error("gauged: \(error)")
+    log.error("store_failed", "gauged: \(error)")
     return false
   }
 }
@@ -106,7 +121,7 @@ do {
     configuration: configuration, services: services, httpResponder: httpFaces,
     metrics: serverMetrics)
 } catch {
-  LineConsole.error("gauged: \(error)")
+  log.error("listen_failed", "gauged: \(error)")
   _ = closeStore()
   exit(1)
 }
@@ -119,7 +134,7 @@ if let address = options.metricsListen, let metricsFace {
       address: address, threads: 1, configuration: configuration, services: [],
       httpResponder: metricsFace)
   } catch {
-    LineConsole.error("gauged: --metrics-listen: \(error)")
+    log.error("listen_failed", "gauged: --metrics-listen: \(error)")
     _ = closeStore()
     exit(1)
   }
@@ -133,15 +148,32 @@ LineConsole.out(
 if let metricsServer {
   LineConsole.out("gauged metrics on \(metricsServer.localAddress)")
 }
+log.info(
+  "start", "gauged \(version) serving",
+  [
+    LogField("version", version),
+    LogField("listeners", server.localAddresses.map(\.description).joined(separator: " ")),
+    LogField("metrics_listener", metricsServer.map { $0.localAddress.description } ?? ""),
+    LogField("store", persistence?.databasePath ?? "memory"),
+    LogField("durability", persistence == nil ? "none" : options.durability.rawValue),
+    LogField("widgets", table.count), LogField("threads", threads),
+    LogField("metrics", options.metrics), LogField("access_log", accessLog != nil),
+  ])
 
 let received = stopSignals.wait()
 server.shutdown(grace: options.shutdownGrace) {
   health.shutdown()
-  LineConsole.error(
+  log.info(
+    "stopping",
     "gauged: signal \(received), refusing new calls; calls in flight have"
-      + " \(DurationText.format(options.shutdownGrace)) to finish")
+      + " \(DurationText.format(options.shutdownGrace)) to finish",
+    [
+      LogField("signal", "\(received)"),
+      LogField("grace_ms", Int(options.shutdownGrace / .milliseconds(1))),
+    ])
 }
 metricsServer?.stop()
-LineConsole.error("gauged: stopped")
 // No request is served after this, so nothing can be recorded during the flush.
-exit(closeStore() ? 0 : 1)
+let flushed = closeStore()
+log.info("stop", "gauged: stopped", [LogField("flushed", flushed)])
+exit(flushed ? 0 : 1)

@@ -15,16 +15,23 @@ public final class GRPCMethodMetrics {
   /// Indexed by the status code's raw value.
   private var handled = [UInt64](repeating: 0, count: GRPCStatus.Code.allCases.count)
   private let handling = Histogram(upperBounds: HistogramBuckets.latencySeconds)
+  /// With `--access-log`: where native gRPC calls of this method are logged.
+  let accessLog: AccessLog?
 
-  init(service: String, method: String, type: GRPCCallType) {
+  init(service: String, method: String, type: GRPCCallType, accessLog: AccessLog? = nil) {
     self.service = service
     self.method = method
     self.type = type
+    self.accessLog = accessLog
   }
 
-  func handled(_ code: GRPCStatus.Code, after duration: Duration) {
+  /// `logged`: false for web calls, whose HTTP request is logged instead.
+  func handled(_ code: GRPCStatus.Code, after duration: Duration, logged: Bool) {
     handled[Int(code.rawValue)] &+= 1
     handling.observe(duration)
+    if logged, let accessLog {
+      accessLog.call(service: service, method: method, type: type, code: code, duration: duration)
+    }
   }
 
   var snapshot: Snapshot {

@@ -7,15 +7,18 @@ public final class HTTPRouteMetrics {
   public let route: String
   private var codes: [Int: UInt64] = [:]
   private let duration = Histogram(upperBounds: HistogramBuckets.latencySeconds)
+  let accessLog: AccessLog?
 
-  init(face: String, route: String) {
+  init(face: String, route: String, accessLog: AccessLog? = nil) {
     self.face = face
     self.route = route
+    self.accessLog = accessLog
   }
 
-  func completed(status: Int, after elapsed: Duration) {
+  func completed(status: Int, after elapsed: Duration, bytes: Int) {
     codes[status, default: 0] &+= 1
     duration.observe(elapsed)
+    accessLog?.request(face: face, route: route, status: status, duration: elapsed, bytes: bytes)
   }
 
   var snapshot: Snapshot {

@@ -4,6 +4,7 @@
 /// hops to the loop to read it.
 public final class LoopMetrics {
   private let traits: [String: RPCMethodTraits]
+  private let accessLog: AccessLog?
   /// By `/service/method`.
   private var methods: [String: GRPCMethodMetrics] = [:]
   /// By face, then route.
@@ -11,8 +12,9 @@ public final class LoopMetrics {
   /// Open connections by protocol (`h2`, `http1`).
   private var connections: [String: Int] = [:]
 
-  init(traits: [String: RPCMethodTraits]) {
+  init(traits: [String: RPCMethodTraits], accessLog: AccessLog?) {
     self.traits = traits
+    self.accessLog = accessLog
   }
 
   /// The counters of a method that routing found. Only found methods get
@@ -21,7 +23,8 @@ public final class LoopMetrics {
     let path = "/\(service)/\(method)"
     if let known = methods[path] { return known }
     let made = GRPCMethodMetrics(
-      service: service, method: method, type: GRPCCallType(traits[path] ?? RPCMethodTraits()))
+      service: service, method: method, type: GRPCCallType(traits[path] ?? RPCMethodTraits()),
+      accessLog: accessLog)
     methods[path] = made
     return made
   }
@@ -30,7 +33,7 @@ public final class LoopMetrics {
   /// (`/v1/widgets/{id}`), never a raw path, for the same reason.
   public func route(face: String, route: String) -> HTTPRouteMetrics {
     if let known = routes[face]?[route] { return known }
-    let made = HTTPRouteMetrics(face: face, route: route)
+    let made = HTTPRouteMetrics(face: face, route: route, accessLog: accessLog)
     routes[face, default: [:]][route] = made
     return made
   }

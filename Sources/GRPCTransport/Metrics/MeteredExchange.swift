@@ -9,6 +9,8 @@ public final class MeteredExchange: HTTPExchange {
   private let counters: HTTPRouteMetrics
   private let startedAt = ContinuousClock.now
   private var streamStatus: Int?
+  /// Body bytes handed to the session, for the access log.
+  private var bytes = 0
   private var counted = false
   /// The face's own cancel callback: the inner exchange's slot is taken by
   /// this one's, which counts first.
@@ -33,7 +35,10 @@ public final class MeteredExchange: HTTPExchange {
   public func respond(_ response: HTTPResponse) {
     let wasFinished = inner.isFinished
     inner.respond(response)
-    if !wasFinished { count(response.status) }
+    if !wasFinished {
+      bytes += response.body.count
+      count(response.status)
+    }
   }
 
   public func startStream(status: Int, headers: HTTPFields) {
@@ -41,7 +46,10 @@ public final class MeteredExchange: HTTPExchange {
     inner.startStream(status: status, headers: headers)
   }
 
-  public func write(_ bytes: [UInt8]) { inner.write(bytes) }
+  public func write(_ bytes: [UInt8]) {
+    self.bytes += bytes.count
+    inner.write(bytes)
+  }
 
   public func finish() {
     inner.finish()
@@ -73,6 +81,6 @@ public final class MeteredExchange: HTTPExchange {
   private func count(_ status: Int) {
     guard !counted else { return }
     counted = true
-    counters.completed(status: status, after: ContinuousClock.now - startedAt)
+    counters.completed(status: status, after: ContinuousClock.now - startedAt, bytes: bytes)
   }
 }

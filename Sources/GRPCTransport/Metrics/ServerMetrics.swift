@@ -8,17 +8,20 @@ import Synchronization
 /// scrape a few hops.
 public final class ServerMetrics: Sendable {
   private let traits: [String: RPCMethodTraits]
+  private let accessLog: AccessLog?
   private let shards = Mutex<[LoopShard]>([])
 
   /// `traits`, by `/service/method`, give each method its `grpc_type`; a
-  /// method without them counts as unary.
-  public init(traits: [String: RPCMethodTraits] = [:]) {
+  /// method without them counts as unary. `accessLog` logs calls and
+  /// requests as they end.
+  public init(traits: [String: RPCMethodTraits] = [:], accessLog: AccessLog? = nil) {
     self.traits = traits
+    self.accessLog = accessLog
   }
 
   /// The counters for `loop`, made once per loop when the server is built.
   func shard(for loop: EventLoop) -> LoopMetrics {
-    let metrics = LoopMetrics(traits: traits)
+    let metrics = LoopMetrics(traits: traits, accessLog: accessLog)
     shards.withLock { $0.append(LoopShard(loop: loop, metrics: metrics)) }
     return metrics
   }

@@ -161,7 +161,7 @@ public final class ServerCall: @unchecked Sendable {
 
   private func countHandled(_ code: GRPCStatus.Code) {
     guard let metrics else { return }
-    metrics.handled(code, after: ContinuousClock.now - startedAt)
+    metrics.handled(code, after: ContinuousClock.now - startedAt, logged: !(sink is WebCall))
   }
 
   /// Runs `work` on this call's event loop, from any thread.

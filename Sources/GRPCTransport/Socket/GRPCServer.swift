@@ -44,7 +44,8 @@ public final class GRPCServer: Sendable {
     }
     self.acceptors = AcceptorBox(
       acceptors: listeners.map {
-        Acceptor(listener: $0, loop: contexts[0].loop, pickLoop: pickLoop)
+        Acceptor(
+          listener: $0, loop: contexts[0].loop, log: configuration.log, pickLoop: pickLoop)
       },
       addresses: listeners.map(\.localAddress))
   }
