@@ -144,7 +144,7 @@ let package = Package(
     // The durable store: SQLite behind GaugeDomain's WidgetPersistence.
     .target(
       name: "GaugeStore",
-      dependencies: ["GaugeDomain", "GaugeWire", "GaugeIO", "CSQLite"],
+      dependencies: ["GaugeDomain", "GaugeWire", "GaugeIO", "GaugeMetrics", "CSQLite"],
       swiftSettings: hotPath
     ),
     // gaugectl's commands, JSON, rendering and terminal handling.

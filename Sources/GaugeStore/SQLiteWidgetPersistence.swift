@@ -1,5 +1,6 @@
 import GaugeDomain
 import GaugeIO
+import GaugeMetrics
 import Synchronization
 
 /// Keeps widgets in `DIR/gauged.sqlite3` (WAL mode, `synchronous=FULL`):
@@ -128,6 +129,11 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
     queue.withLock { $0.statistics }
   }
 
+  /// How long the transactions that committed took, in seconds.
+  public var commitSeconds: HistogramSnapshot {
+    queue.withLock { $0.commitSeconds.snapshot }
+  }
+
   /// Changes recorded and not yet committed.
   public var queueDepth: Int {
     queue.withLock { Int($0.recorded - $0.committed) }
@@ -201,10 +207,12 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
       do {
         let cutoffMs = options.clock() / 1000 - options.tombstoneRetentionMs
         let (writes, logged) = batch.rows()
+        let commitStart = WakeSignal.nowNanoseconds()
         try writer.commit(
           writes, loggedValues: logged, lastRevision: batch.lastRevision,
           expiringRemovalsBefore: cutoffMs)
         let now = WakeSignal.nowNanoseconds()
+        let commitSeconds = Double(now - commitStart) / 1e9
         compactor.committed(writes, loggedValues: logged, now: now)
         var rows = (widgets: 0, removals: 0)
         for write in writes.values {
@@ -217,6 +225,7 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
         }
         let released = queue.withLock { queue in
           queue.statistics.commits += 1
+          queue.commitSeconds.observe(commitSeconds)
           queue.statistics.changesCommitted += batch.changeCount
           queue.statistics.widgetRowsWritten += rows.widgets
           queue.statistics.removalsWritten += rows.removals

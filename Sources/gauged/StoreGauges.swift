@@ -30,6 +30,9 @@ struct StoreGauges: Sendable {
       MetricFamily(
         name: "gauged_store_failures_total", help: "Store transactions that failed.",
         kind: .counter, series: [MetricSeries(Double(statistics.failedCommits))]),
+      MetricFamily(
+        name: "gauged_store_commit_seconds", help: "Time the store's committed transactions took.",
+        kind: .histogram, series: [MetricSeries(value: .histogram(persistence.commitSeconds))]),
     ]
     return families
   }

@@ -305,6 +305,33 @@ def test_connections_gauge_follows_open_connections(metered):
     assert open_h1() == base
 
 
+def test_store_gauges_with_a_disk_store(tmp_path):
+    metrics_port = _free_port()
+    srv = Server(args=["--data-dir", str(tmp_path / "data"), "--durability", "strict"],
+                 extra_args=["--metrics-listen", f"127.0.0.1:{metrics_port}"])
+    srv.start()
+    try:
+        url = f"http://127.0.0.1:{metrics_port}/metrics"
+        before = samples(scrape(url).text)
+        with grpc.insecure_channel(srv.address) as channel:
+            stub = widget_service_pb2_grpc.WidgetServiceStub(channel)
+            for index in range(3):
+                stub.PutWidget(spb.PutWidgetRequest(widget=widget(f"disk-{index}")),
+                               timeout=TIMEOUT)
+        after = samples(scrape(url).text)
+    finally:
+        srv.stop()
+    # Strict: each acknowledged write has committed, in one transaction or more.
+    commits = value(after, "gauged_store_commits_total") - value(
+        before, "gauged_store_commits_total")
+    assert 1 <= commits <= 3
+    assert value(after, "gauged_store_commit_seconds_count") - value(
+        before, "gauged_store_commit_seconds_count") == commits
+    assert value(after, "gauged_store_failures_total") == 0
+    assert value(after, "gauged_store_queue_depth") == 0
+    assert value(after, "gauged_widgets") == 3
+
+
 # ------------------------------------------------------------------- switches
 
 
