@@ -4,13 +4,27 @@
 /// count without a lookup.
 public final class Histogram {
   public let upperBounds: [Double]
+  /// The bounds in nanoseconds, for `observe(nanoseconds:)`.
+  private let nanosecondBounds: [UInt64]
   private var counts: [UInt64]
   private var sum: Double = 0
+  /// What `observe(nanoseconds:)` added, kept apart as an integer: no
+  /// floating point on that path.
+  private var nanosecondSum: UInt64 = 0
 
   public init(upperBounds: [Double]) {
     precondition(zip(upperBounds, upperBounds.dropFirst()).allSatisfy { $0 < $1 })
     self.upperBounds = upperBounds
+    self.nanosecondBounds = upperBounds.map { UInt64(($0 * 1e9).rounded()) }
     self.counts = Array(repeating: 0, count: upperBounds.count + 1)
+  }
+
+  /// A time in nanoseconds, for bounds in seconds: the path a call takes.
+  public func observe(nanoseconds: UInt64) {
+    var index = 0
+    while index < nanosecondBounds.count, nanoseconds > nanosecondBounds[index] { index += 1 }
+    counts[index] &+= 1
+    nanosecondSum &+= nanoseconds
   }
 
   public func observe(_ value: Double) {
@@ -27,7 +41,8 @@ public final class Histogram {
   }
 
   public var snapshot: HistogramSnapshot {
-    HistogramSnapshot(upperBounds: upperBounds, counts: counts, sum: sum)
+    HistogramSnapshot(
+      upperBounds: upperBounds, counts: counts, sum: sum + Double(nanosecondSum) / 1e9)
   }
 }
 

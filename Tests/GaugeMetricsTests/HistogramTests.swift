@@ -32,3 +32,16 @@ import Testing
     #expect(abs(histogram.snapshot.sum - 0.007) < 1e-12)
   }
 }
+
+@Suite struct HistogramNanosecondTests {
+  @Test func nanosecondsLandInTheSecondsBuckets() {
+    let histogram = Histogram(upperBounds: [0.001, 0.01])
+    histogram.observe(nanoseconds: 1_000_000)  // exactly 1 ms: the first bucket
+    histogram.observe(nanoseconds: 1_000_001)
+    histogram.observe(nanoseconds: 20_000_000)
+    histogram.observe(0.5)
+    let snapshot = histogram.snapshot
+    #expect(snapshot.counts == [1, 1, 2])
+    #expect(abs(snapshot.sum - 0.522000001) < 1e-12)
+  }
+}

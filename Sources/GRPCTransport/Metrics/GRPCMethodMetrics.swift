@@ -25,13 +25,9 @@ public final class GRPCMethodMetrics {
     self.accessLog = accessLog
   }
 
-  /// `logged`: false for web calls, whose HTTP request is logged instead.
-  func handled(_ code: GRPCStatus.Code, after duration: Duration, logged: Bool) {
+  func handled(_ code: GRPCStatus.Code, nanoseconds: UInt64) {
     handled[Int(code.rawValue)] &+= 1
-    handling.observe(duration)
-    if logged, let accessLog {
-      accessLog.call(service: service, method: method, type: type, code: code, duration: duration)
-    }
+    handling.observe(nanoseconds: nanoseconds)
   }
 
   var snapshot: Snapshot {

@@ -1,4 +1,5 @@
 import GRPCCore
+import GaugeMetrics
 
 /// The handler's side of a stream: what the call asked for, and the way
 /// back. Bound to the event loop of its connection; every method must be
@@ -48,10 +49,11 @@ public final class ServerCall: @unchecked Sendable {
   private let inFlight: CallsInFlight?
   /// The method's counters on this loop, when the server keeps metrics.
   private let metrics: GRPCMethodMetrics?
-  /// When the call began, for `grpc_server_handling_seconds`: read from
-  /// the clock itself, since the loop's cached time would put every unary
-  /// call answered within one turn at zero.
-  private let startedAt: ContinuousClock.Instant
+  /// When the call began, in monotonic nanoseconds, for
+  /// `grpc_server_handling_seconds`: read from the clock itself, since the
+  /// loop's cached time would put every unary call answered within one
+  /// turn at zero. 0 without metrics.
+  private let startedAt: UInt64
 
   init(
     service: String, method: String, metadata: Metadata, deadline: ContinuousClock.Instant?,
@@ -68,7 +70,7 @@ public final class ServerCall: @unchecked Sendable {
     self.executor = sink.loopExecutor
     self.inFlight = inFlight
     self.metrics = metrics
-    self.startedAt = metrics == nil ? sink.now : .now
+    self.startedAt = metrics == nil ? 0 : MonotonicClock.nanoseconds()
     inFlight?.enter()
     metrics?.started &+= 1
   }
@@ -161,7 +163,15 @@ public final class ServerCall: @unchecked Sendable {
 
   private func countHandled(_ code: GRPCStatus.Code) {
     guard let metrics else { return }
-    metrics.handled(code, after: ContinuousClock.now - startedAt, logged: !(sink is WebCall))
+    let elapsed = MonotonicClock.nanoseconds() &- startedAt
+    metrics.handled(code, nanoseconds: elapsed)
+    // Web calls are logged as their HTTP request instead; the type check
+    // only when there is a log to write.
+    if let accessLog = metrics.accessLog, !(sink is WebCall) {
+      accessLog.call(
+        service: service, method: method, type: metrics.type, code: code,
+        duration: .nanoseconds(Int64(elapsed)))
+    }
   }
 
   /// Runs `work` on this call's event loop, from any thread.
