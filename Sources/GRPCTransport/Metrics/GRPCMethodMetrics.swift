@@ -17,8 +17,15 @@ public final class GRPCMethodMetrics {
   private let handling = Histogram(upperBounds: HistogramBuckets.latencySeconds)
   /// With `--access-log`: where native gRPC calls of this method are logged.
   let accessLog: AccessLog?
+  /// The loop's counters these belong to, for what calls count elsewhere
+  /// (a subscription). Unowned: the loop's metrics own this.
+  unowned let loop: LoopMetrics
 
-  init(service: String, method: String, type: GRPCCallType, accessLog: AccessLog? = nil) {
+  init(
+    service: String, method: String, type: GRPCCallType, accessLog: AccessLog? = nil,
+    loop: LoopMetrics
+  ) {
+    self.loop = loop
     self.service = service
     self.method = method
     self.type = type

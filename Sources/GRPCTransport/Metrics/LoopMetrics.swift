@@ -1,3 +1,5 @@
+import GaugeMetrics
+
 /// The transport's counters for one event loop: gRPC methods, HTTP routes,
 /// open connections. Created by `ServerMetrics` for each loop and used on
 /// that loop's thread only, so nothing here is atomic or locked: a scrape
@@ -11,6 +13,8 @@ public final class LoopMetrics {
   private var routes: [String: [String: HTTPRouteMetrics]] = [:]
   /// Open connections by protocol (`h2`, `http1`).
   private var connections: [String: Int] = [:]
+  /// What the modules above keep on this loop, one part per type.
+  private var parts: [ObjectIdentifier: any LoopMetricsPart] = [:]
 
   init(traits: [String: RPCMethodTraits], accessLog: AccessLog?) {
     self.traits = traits
@@ -24,7 +28,7 @@ public final class LoopMetrics {
     if let known = methods[path] { return known }
     let made = GRPCMethodMetrics(
       service: service, method: method, type: GRPCCallType(traits[path] ?? RPCMethodTraits()),
-      accessLog: accessLog)
+      accessLog: accessLog, loop: self)
     methods[path] = made
     return made
   }
@@ -35,6 +39,14 @@ public final class LoopMetrics {
     if let known = routes[face]?[route] { return known }
     let made = HTTPRouteMetrics(face: face, route: route, accessLog: accessLog)
     routes[face, default: [:]][route] = made
+    return made
+  }
+
+  /// This loop's part of type `T`, made on first use.
+  public func part<T: LoopMetricsPart>(_ type: T.Type, make: () -> T) -> T {
+    if let known = parts[ObjectIdentifier(type)] as? T { return known }
+    let made = make()
+    parts[ObjectIdentifier(type)] = made
     return made
   }
 
@@ -50,6 +62,7 @@ public final class LoopMetrics {
     ServerMetrics.Snapshot(
       methods: methods.mapValues(\.snapshot),
       routes: routes.values.flatMap(\.values).map(\.snapshot),
-      connections: connections)
+      connections: connections,
+      parts: parts.values.reduce([]) { $0.merged(with: $1.families) })
   }
 }

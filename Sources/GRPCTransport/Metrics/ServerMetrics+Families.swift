@@ -78,6 +78,6 @@ extension ServerMetrics.Snapshot {
         series: ["h2", "http1"].map {
           MetricSeries(labels: [MetricLabel("protocol", $0)], Double(connections[$0] ?? 0))
         }),
-    ]
+    ] + parts
   }
 }

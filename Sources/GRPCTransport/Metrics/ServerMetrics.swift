@@ -1,4 +1,5 @@
 import GaugeIO
+import GaugeMetrics
 import Synchronization
 
 /// The transport's metrics across every loop of a server. Each loop counts
@@ -51,6 +52,8 @@ public final class ServerMetrics: Sendable {
     public var methods: [String: GRPCMethodMetrics.Snapshot] = [:]
     public var routes: [HTTPRouteMetrics.Snapshot] = []
     public var connections: [String: Int] = [:]
+    /// The modules' own families (`LoopMetricsPart`), added up.
+    public var parts: [MetricFamily] = []
 
     mutating func add(_ other: Snapshot) {
       for (path, method) in other.methods {
@@ -69,6 +72,7 @@ public final class ServerMetrics: Sendable {
         }
       }
       connections.merge(other.connections, uniquingKeysWith: +)
+      parts = parts.merged(with: other.parts)
     }
   }
 }

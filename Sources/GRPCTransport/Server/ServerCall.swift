@@ -70,7 +70,7 @@ public final class ServerCall: @unchecked Sendable {
     self.executor = sink.loopExecutor
     self.inFlight = inFlight
     self.metrics = metrics
-    self.startedAt = metrics == nil ? 0 : MonotonicClock.nanoseconds()
+    self.startedAt = metrics == nil ? 0 : NanosecondClock.now()
     inFlight?.enter()
     metrics?.started &+= 1
   }
@@ -155,6 +155,13 @@ public final class ServerCall: @unchecked Sendable {
     sink?.finish(stream, status: status, trailers: trailers)
   }
 
+  /// The counters of the loop this call runs on, when the server keeps
+  /// metrics: for what a handler counts beyond the call itself.
+  public var loopMetrics: LoopMetrics? { metrics?.loop }
+
+  /// Whether the call came over gRPC-Web or Connect rather than gRPC.
+  public var isWebCall: Bool { sink is WebCall }
+
   /// Request messages handed to the handler, counted by whoever delivers
   /// them (the connection's deframer, or the web call).
   func countReceived(_ count: Int) {
@@ -163,7 +170,7 @@ public final class ServerCall: @unchecked Sendable {
 
   private func countHandled(_ code: GRPCStatus.Code) {
     guard let metrics else { return }
-    let elapsed = MonotonicClock.nanoseconds() &- startedAt
+    let elapsed = NanosecondClock.now() &- startedAt
     metrics.handled(code, nanoseconds: elapsed)
     // Web calls are logged as their HTTP request instead; the type check
     // only when there is a log to write.
