@@ -10,6 +10,7 @@ import os
 import shutil
 import socket
 import subprocess
+import time
 
 import grpc
 import httpx
@@ -303,6 +304,53 @@ def test_connections_gauge_follows_open_connections(metered):
         if open_h1() == base:
             break
     assert open_h1() == base
+
+
+def read_until(sock: socket.socket, marker: bytes, received: bytes) -> bytes:
+    while marker not in received:
+        chunk = sock.recv(65536)
+        assert chunk, f"the stream ended before {marker!r}"
+        received += chunk
+    return received
+
+
+def test_subscriptions_and_events_by_face(metered, stub):
+    table = samples(scrape(metered.metrics_url).text)
+    assert value(table, "gauged_subscriptions", face="grpc") == 0
+    assert value(table, "gauged_subscriptions", face="events") == 0
+    sent_before = {face: value(table, "gauged_events_sent_total", face=face)
+                   for face in ("grpc", "events")}
+    grpc_stream = stub.Subscribe(spb.SubscribeRequest(id_prefix="subs-"), timeout=30)
+    # A raw socket for the event stream: closing it is the client leaving.
+    sse = socket.create_connection(("127.0.0.1", metered.port), timeout=TIMEOUT)
+    try:
+        sse.sendall(b"GET /widgets/events?prefix=subs- HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert next(grpc_stream).WhichOneof("event") == "synced"
+        received = read_until(sse, b"event: synced", b"")
+        table = samples(scrape(metered.metrics_url).text)
+        assert value(table, "gauged_subscriptions", face="grpc") == 1
+        assert value(table, "gauged_subscriptions", face="events") == 1
+        for index in range(3):
+            stub.PutWidget(spb.PutWidgetRequest(widget=widget(f"subs-{index}")), timeout=TIMEOUT)
+        for _ in range(3):
+            assert next(grpc_stream).WhichOneof("event") == "upsert"
+        received = read_until(sse, b"subs-2", received)
+        assert received.count(b"event: upsert") == 3
+        table = samples(scrape(metered.metrics_url).text)
+        for face in ("grpc", "events"):
+            moved = value(table, "gauged_events_sent_total", face=face) - sent_before[face]
+            assert moved == 3, face
+    finally:
+        grpc_stream.cancel()
+        sse.close()
+    for _ in range(50):
+        table = samples(scrape(metered.metrics_url).text)
+        if (value(table, "gauged_subscriptions", face="grpc"),
+                value(table, "gauged_subscriptions", face="events")) == (0, 0):
+            break
+        time.sleep(0.1)
+    assert value(table, "gauged_subscriptions", face="grpc") == 0
+    assert value(table, "gauged_subscriptions", face="events") == 0
 
 
 def test_store_gauges_with_a_disk_store(tmp_path):

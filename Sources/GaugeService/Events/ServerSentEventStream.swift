@@ -23,6 +23,7 @@ final class ServerSentEventStream: InboxSubscriber {
   private var live = false
   private var keepaliveTimer: ScheduledWork?
   private var intervalWake: IntervalWake?
+  private var metrics: SubscriptionMetrics?
 
   /// About one socket write's worth: past it, events wait (coalesced) for
   /// the socket to drain.
@@ -46,6 +47,8 @@ final class ServerSentEventStream: InboxSubscriber {
       filter: filter, sinceRevision: sinceRevision, includeSnapshot: true,
       minIntervalMs: minIntervalMs)
     exchange.startStream(status: 200, headers: Self.responseHeaders)
+    metrics = SubscriptionMetrics.on(exchange.metrics)
+    metrics?.opened(.events)
     // Strong captures: the exchange drops both when it ends.
     exchange.onOutboundDrained = { [self] in pump() }
     exchange.onCancel = { [self] in detach() }
@@ -56,6 +59,8 @@ final class ServerSentEventStream: InboxSubscriber {
   private func detach() {
     inbox?.detach(self)
     inbox = nil
+    metrics?.closed(.events)
+    metrics = nil
     keepaliveTimer?.cancel()
     keepaliveTimer = nil
     intervalWake?.cancel()
@@ -94,6 +99,7 @@ final class ServerSentEventStream: InboxSubscriber {
   }
 
   private func send(_ event: SharedEvent, caughtUp: Bool) {
+    metrics?.sentEvent(.events)
     let encoded = event.encoded(by: ServerSentEventEncoding.self)
     exchange.write(caughtUp ? ServerSentEventEncoding.idLine(event.revision) + encoded : encoded)
   }

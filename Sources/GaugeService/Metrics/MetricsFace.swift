@@ -32,7 +32,9 @@ public final class MetricsFace: HTTPResponder {
     let answer = MetricsPendingAnswer(exchange)
     let gauges = self.gauges
     server.collect { snapshot in
-      let families = snapshot.families + gauges() + ProcessMetrics.families()
+      let families =
+        (snapshot.families + gauges() + ProcessMetrics.families()).merged(
+          with: SubscriptionMetrics.empty)
       answer.respond(
         HTTPResponse(
           status: 200, contentType: format.contentType,

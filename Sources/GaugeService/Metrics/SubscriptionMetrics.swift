@@ -1,0 +1,61 @@
+import GRPCTransport
+import GaugeMetrics
+
+/// Subscriptions open and events sent, by face, on one loop: gRPC's
+/// Subscribe, the same over gRPC-Web or Connect, and Server-Sent Events.
+/// Written only on the loop's thread (see `LoopMetricsPart`).
+final class SubscriptionMetrics: LoopMetricsPart {
+  enum Face: Int, CaseIterable {
+    case grpc
+    case web
+    case events
+
+    var label: String {
+      switch self {
+      case .grpc: "grpc"
+      case .web: "web"
+      case .events: "events"
+      }
+    }
+  }
+
+  private var open = [Int](repeating: 0, count: Face.allCases.count)
+  private var sent = [UInt64](repeating: 0, count: Face.allCases.count)
+
+  /// This loop's instance, or nil when the server keeps no metrics.
+  static func on(_ loop: LoopMetrics?) -> SubscriptionMetrics? {
+    loop?.part(SubscriptionMetrics.self) { SubscriptionMetrics() }
+  }
+
+  func opened(_ face: Face) { open[face.rawValue] += 1 }
+  func closed(_ face: Face) { open[face.rawValue] -= 1 }
+  func sentEvent(_ face: Face) { sent[face.rawValue] &+= 1 }
+
+  var families: [MetricFamily] {
+    Self.families(open: open, sent: sent)
+  }
+
+  /// With zeros: a scrape shows the families before any loop has had a
+  /// subscription.
+  static var empty: [MetricFamily] {
+    families(
+      open: [Int](repeating: 0, count: Face.allCases.count),
+      sent: [UInt64](repeating: 0, count: Face.allCases.count))
+  }
+
+  private static func families(open: [Int], sent: [UInt64]) -> [MetricFamily] {
+    [
+      MetricFamily(
+        name: "gauged_subscriptions", help: "Open subscriptions, by face.", kind: .gauge,
+        series: Face.allCases.map {
+          MetricSeries(labels: [MetricLabel("face", $0.label)], Double(open[$0.rawValue]))
+        }),
+      MetricFamily(
+        name: "gauged_events_sent_total", help: "Widget events sent to subscribers, by face.",
+        kind: .counter,
+        series: Face.allCases.map {
+          MetricSeries(labels: [MetricLabel("face", $0.label)], Double(sent[$0.rawValue]))
+        }),
+    ]
+  }
+}
