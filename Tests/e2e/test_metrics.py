@@ -182,6 +182,31 @@ def test_grpc_counters_move_by_exactly_the_calls(metered, stub):
     assert moved("grpc_server_handling_seconds_count", **put) == 7
     assert moved("grpc_server_handling_seconds_count", **get) == 3
     assert value(after, "gauged_widgets") >= 5
+    # The empty id broke the id rule, twice; the four values were accepted.
+    assert moved("gauged_writes_rejected_total", rule="id") == 2
+    assert moved("gauged_publish_values_total", result="accepted") == 4
+
+
+def test_publish_values_results_and_rejected_rules(metered, stub):
+    before = samples(scrape(metered.metrics_url).text)
+    stub.PutWidget(spb.PutWidgetRequest(widget=widget("pub-0")), timeout=TIMEOUT)
+    summary = stub.PublishValues(iter([
+        spb.ValueUpdate(id="pub-0", value=1.0),
+        spb.ValueUpdate(id="pub-absent", value=1.0),
+        spb.ValueUpdate(id="pub-0", value=float("nan")),
+        spb.ValueUpdate(id="pub-0"),
+        spb.ValueUpdate(id="pub-0", value=2.0),
+    ]), timeout=TIMEOUT)
+    assert (summary.accepted, summary.rejected) == (2, 3)
+    after = samples(scrape(metered.metrics_url).text)
+
+    def moved(name, **labels):
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    assert moved("gauged_publish_values_total", result="accepted") == 2
+    assert moved("gauged_publish_values_total", result="NotFound") == 1
+    assert moved("gauged_publish_values_total", result="InvalidArgument") == 2
+    assert moved("gauged_writes_rejected_total", rule="not_found") == 1
 
 
 def test_web_calls_count_as_grpc_and_as_http(metered):

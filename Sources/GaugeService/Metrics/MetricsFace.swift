@@ -34,7 +34,7 @@ public final class MetricsFace: HTTPResponder {
     server.collect { snapshot in
       let families =
         (snapshot.families + gauges() + ProcessMetrics.families()).merged(
-          with: SubscriptionMetrics.empty)
+          with: SubscriptionMetrics.empty + WriteMetrics.empty)
       answer.respond(
         HTTPResponse(
           status: 200, contentType: format.contentType,
