@@ -96,7 +96,9 @@ def test_text_format_parses_on_every_listener(metered):
             "grpc_server_msg_sent", "grpc_server_handling_seconds", "http_requests",
             "http_request_duration_seconds", "process_cpu_seconds", "process_resident_memory_bytes",
             "process_open_fds", "process_max_fds", "process_start_time_seconds", "gauged_widgets",
-            "gauged_revision", "gauged_connections",
+            "gauged_revision", "gauged_connections", "gauged_subscriptions",
+            "gauged_events_sent", "gauged_events_coalesced", "gauged_writes_rejected",
+            "gauged_publish_values",
         ]:
             assert expected in names, f"{expected} missing from {url}"
 

@@ -75,7 +75,7 @@ final class ServerSentEventStream: InboxSubscriber {
       send(event, caughtUp: true)
       return true
     }
-    queue.offer(event)
+    if queue.offer(event) { metrics?.coalescedEvent() }
     return false
   }
 

@@ -21,6 +21,7 @@ final class SubscriptionMetrics: LoopMetricsPart {
 
   private var open = [Int](repeating: 0, count: Face.allCases.count)
   private var sent = [UInt64](repeating: 0, count: Face.allCases.count)
+  private var coalesced: UInt64 = 0
 
   /// This loop's instance, or nil when the server keeps no metrics.
   static func on(_ loop: LoopMetrics?) -> SubscriptionMetrics? {
@@ -30,9 +31,10 @@ final class SubscriptionMetrics: LoopMetricsPart {
   func opened(_ face: Face) { open[face.rawValue] += 1 }
   func closed(_ face: Face) { open[face.rawValue] -= 1 }
   func sentEvent(_ face: Face) { sent[face.rawValue] &+= 1 }
+  func coalescedEvent() { coalesced &+= 1 }
 
   var families: [MetricFamily] {
-    Self.families(open: open, sent: sent)
+    Self.families(open: open, sent: sent, coalesced: coalesced)
   }
 
   /// With zeros: a scrape shows the families before any loop has had a
@@ -40,10 +42,12 @@ final class SubscriptionMetrics: LoopMetricsPart {
   static var empty: [MetricFamily] {
     families(
       open: [Int](repeating: 0, count: Face.allCases.count),
-      sent: [UInt64](repeating: 0, count: Face.allCases.count))
+      sent: [UInt64](repeating: 0, count: Face.allCases.count), coalesced: 0)
   }
 
-  private static func families(open: [Int], sent: [UInt64]) -> [MetricFamily] {
+  private static func families(open: [Int], sent: [UInt64], coalesced: UInt64)
+    -> [MetricFamily]
+  {
     [
       MetricFamily(
         name: "gauged_subscriptions", help: "Open subscriptions, by face.", kind: .gauge,
@@ -56,6 +60,11 @@ final class SubscriptionMetrics: LoopMetricsPart {
         series: Face.allCases.map {
           MetricSeries(labels: [MetricLabel("face", $0.label)], Double(sent[$0.rawValue]))
         }),
+      MetricFamily(
+        name: "gauged_events_coalesced_total",
+        help: "Events a slow subscriber never got because a newer one for the same widget "
+          + "replaced them while it waited.", kind: .counter,
+        series: [MetricSeries(Double(coalesced))]),
     ]
   }
 }

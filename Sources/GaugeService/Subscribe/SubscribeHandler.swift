@@ -108,7 +108,7 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
       metrics?.sentEvent(face)
       return true
     }
-    queue.offer(event)
+    if queue.offer(event) { metrics?.coalescedEvent() }
     return false
   }
 
