@@ -151,3 +151,34 @@ def test_bad_log_flags_are_refused(args, says):
     done = subprocess.run([binary, "--memory", *args], capture_output=True, text=True,
                           timeout=30)
     assert done.returncode == 2 and says in done.stderr, done.stderr
+
+
+def test_a_connection_sent_away_is_logged_with_the_reason():
+    """Pings on an idle connection past grpc-core's policy: the third strike ends it
+    with too_many_pings, and the log says so, once."""
+    import h2.config
+    import h2.connection
+    import h2.events
+
+    srv = Server(extra_args=["--log-format", "json"])
+    srv.start()
+    try:
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=TIMEOUT) as sock:
+            conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+            conn.initiate_connection()
+            for index in range(4):
+                conn.ping(bytes([index]) * 8)
+            sock.sendall(conn.data_to_send())
+            ended = False
+            while not ended:
+                data = sock.recv(65536)
+                if not data:
+                    break
+                for event in conn.receive_data(data):
+                    ended = ended or isinstance(event, h2.events.ConnectionTerminated)
+            assert ended
+    finally:
+        srv.stop()
+    refused = events(srv.stderr_path, "connection_refused")
+    assert [line["reason"] for line in refused] == ["too_many_pings"]
+    assert refused[0]["level"] == "warn"

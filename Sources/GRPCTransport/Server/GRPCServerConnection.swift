@@ -883,6 +883,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     let idle = streams.isEmpty
     if pingPolicy.pingReceived(at: scheduler.now, idle: idle) {
       session.terminate(errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue, reason: "too_many_pings")
+      logRefusal("too_many_pings")
       outputReady()
     }
   }
