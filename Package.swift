@@ -122,7 +122,7 @@ let package = Package(
       dependencies: [
         "GRPCCore",
         "WidgetJSON", "GaugeDomain", "GaugeWire", "GRPCTransport", "GaugeJSON", "ProtoJSON",
-        "GaugeProtos", "GaugeMetrics",
+        "GaugeProtos", "GaugeMetrics", "GaugeLog",
       ],
       swiftSettings: hotPath
     ),

@@ -141,6 +141,9 @@ if let address = options.metricsListen, let metricsFace {
 }
 server.start()
 metricsServer?.start()
+if let serverMetrics {
+  CoalescingReport(metrics: serverMetrics, log: log).start()
+}
 // The first address stays the first word after "listening on": scripts read it.
 let addresses = server.localAddresses.map(\.description).joined(separator: " and ")
 LineConsole.out(

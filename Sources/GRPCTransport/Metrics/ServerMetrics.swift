@@ -47,6 +47,21 @@ public final class ServerMetrics: Sendable {
     }
   }
 
+  /// Runs `work` every `interval` on the first loop's thread, once the
+  /// loops run, until they stop: for reports made from the counters (a
+  /// summary in the log) without a thread of their own.
+  public func repeatEvery(_ interval: Duration, _ work: @escaping @Sendable () -> Void) {
+    guard let first = shards.withLock({ $0.first }) else { return }
+    let loop = first.loop
+    @Sendable func arm() {
+      _ = loop.schedule(after: interval) {
+        work()
+        arm()
+      }
+    }
+    loop.execute { arm() }
+  }
+
   /// Every loop's counters added up.
   public struct Snapshot: Sendable {
     public var methods: [String: GRPCMethodMetrics.Snapshot] = [:]

@@ -22,6 +22,7 @@ final class SubscriptionMetrics: LoopMetricsPart {
   private var open = [Int](repeating: 0, count: Face.allCases.count)
   private var sent = [UInt64](repeating: 0, count: Face.allCases.count)
   private var coalesced: UInt64 = 0
+  static let coalescedName = "gauged_events_coalesced_total"
 
   /// This loop's instance, or nil when the server keeps no metrics.
   static func on(_ loop: LoopMetrics?) -> SubscriptionMetrics? {
@@ -61,7 +62,7 @@ final class SubscriptionMetrics: LoopMetricsPart {
           MetricSeries(labels: [MetricLabel("face", $0.label)], Double(sent[$0.rawValue]))
         }),
       MetricFamily(
-        name: "gauged_events_coalesced_total",
+        name: coalescedName,
         help: "Events a slow subscriber never got because a newer one for the same widget "
           + "replaced them while it waited.", kind: .counter,
         series: [MetricSeries(Double(coalesced))]),
