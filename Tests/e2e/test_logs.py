@@ -1,7 +1,8 @@
 """gauged's log: --log-format json gives one object per line naming the events
-(start, stopping, stop, listen_failed), --log-level filters them, --access-log writes a
-line per call or request (sampled by --access-log-sample), and no header, metadata or
-body value (where tokens travel) reaches the log."""
+(start, stopping, stop, listen_failed, connection_refused), --log-level filters them,
+--access-log writes a line per call or request with the peer (sampled by
+--access-log-sample), and no header, metadata or body value (where tokens travel)
+reaches the log."""
 
 from __future__ import annotations
 
@@ -121,6 +122,8 @@ def test_access_log_has_a_line_per_call_and_request_and_no_secret():
     connect = [line for line in access if line["face"] == "connect"]
     assert len(connect) == 1 and connect[0]["status"] == 404
     assert len(access) == 7
+    # The client's address, as the server's socket has it.
+    assert all(line["peer"].startswith("127.0.0.1:") for line in access), access
     assert SECRET not in srv.stderr_path.read_text()
 
 

@@ -26,6 +26,7 @@ final class HTTP1Exchange: HTTPExchange {
   var onOutboundDrained: (() -> Void)?
   var onCancel: (() -> Void)?
   let metrics: LoopMetrics?
+  let peer: String?
 
   init(
     connection: HTTP1ServerConnection, scheduler: any CallScheduler, headOnly: Bool,
@@ -33,6 +34,7 @@ final class HTTP1Exchange: HTTPExchange {
   ) {
     self.connection = connection
     self.metrics = connection.metrics
+    self.peer = connection.peer
     self.scheduler = scheduler
     self.headOnly = headOnly
     self.requestKeepsAlive = requestKeepsAlive

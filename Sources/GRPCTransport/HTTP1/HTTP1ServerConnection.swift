@@ -53,6 +53,8 @@ public final class HTTP1ServerConnection {
 
   /// The loop's counters, handed to each exchange for the faces.
   var metrics: LoopMetrics?
+  /// The client's address, set only when the access log wants it.
+  var peer: String?
 
   public init(
     responder: any HTTPResponder, configuration: HTTP1Configuration,

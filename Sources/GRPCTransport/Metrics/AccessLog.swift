@@ -23,7 +23,7 @@ public struct AccessLog: Sendable {
 
   func call(
     service: String, method: String, type: GRPCCallType, code: GRPCStatus.Code,
-    duration: Duration
+    duration: Duration, peer: String?
   ) {
     guard sampled else { return }
     log.info(
@@ -32,17 +32,20 @@ public struct AccessLog: Sendable {
         LogField("face", "grpc"), LogField("method", "/\(service)/\(method)"),
         LogField("grpc_type", type.rawValue), LogField("status", code.goName),
         LogField("duration_ms", (duration.seconds * 1e6).rounded() / 1000),
+        LogField("peer", peer ?? ""),
       ])
   }
 
-  func request(face: String, route: String, status: Int, duration: Duration, bytes: Int) {
+  func request(
+    face: String, route: String, status: Int, duration: Duration, bytes: Int, peer: String?
+  ) {
     guard sampled else { return }
     log.info(
       "access", "\(face) \(route) \(status)",
       [
         LogField("face", face), LogField("route", route), LogField("status", status),
         LogField("duration_ms", (duration.seconds * 1e6).rounded() / 1000),
-        LogField("bytes", bytes),
+        LogField("bytes", bytes), LogField("peer", peer ?? ""),
       ])
   }
 }

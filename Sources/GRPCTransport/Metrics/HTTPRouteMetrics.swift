@@ -15,10 +15,11 @@ public final class HTTPRouteMetrics {
     self.accessLog = accessLog
   }
 
-  func completed(status: Int, after elapsed: Duration, bytes: Int) {
+  func completed(status: Int, after elapsed: Duration, bytes: Int, peer: String?) {
     codes[status, default: 0] &+= 1
     duration.observe(elapsed)
-    accessLog?.request(face: face, route: route, status: status, duration: elapsed, bytes: bytes)
+    accessLog?.request(
+      face: face, route: route, status: status, duration: elapsed, bytes: bytes, peer: peer)
   }
 
   var snapshot: Snapshot {

@@ -42,6 +42,10 @@ public final class LoopMetrics {
     return made
   }
 
+  /// Whether calls and requests are logged: connections then learn their
+  /// peer's address when they start, for the lines.
+  var logsAccess: Bool { accessLog != nil }
+
   /// This loop's part of type `T`, made on first use.
   public func part<T: LoopMetricsPart>(_ type: T.Type, make: () -> T) -> T {
     if let known = parts[ObjectIdentifier(type)] as? T { return known }

@@ -60,6 +60,7 @@ public final class MeteredExchange: HTTPExchange {
   public var scheduler: any CallScheduler { inner.scheduler }
   public var isFinished: Bool { inner.isFinished }
   public var metrics: LoopMetrics? { inner.metrics }
+  public var peer: String? { inner.peer }
 
   public var onOutboundDrained: (() -> Void)? {
     get { inner.onOutboundDrained }
@@ -81,6 +82,7 @@ public final class MeteredExchange: HTTPExchange {
   private func count(_ status: Int) {
     guard !counted else { return }
     counted = true
-    counters.completed(status: status, after: ContinuousClock.now - startedAt, bytes: bytes)
+    counters.completed(
+      status: status, after: ContinuousClock.now - startedAt, bytes: bytes, peer: inner.peer)
   }
 }

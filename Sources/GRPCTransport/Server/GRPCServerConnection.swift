@@ -10,6 +10,8 @@ import HTTP2
 public final class GRPCServerConnection {
   /// Shared with the other connections of this loop.
   let group: ConnectionGroup
+  /// The client's address, set only when the access log wants it.
+  var peer: String?
   /// The most a drained stream keeps of its outbound buffer.
   static let keptOutboundCapacity = 1024
   let scheduler: CallScheduler

@@ -177,7 +177,7 @@ public final class ServerCall: @unchecked Sendable {
     if let accessLog = metrics.accessLog, !(sink is WebCall) {
       accessLog.call(
         service: service, method: method, type: metrics.type, code: code,
-        duration: .nanoseconds(Int64(elapsed)))
+        duration: .nanoseconds(Int64(elapsed)), peer: sink?.peer)
     }
   }
 
@@ -233,6 +233,12 @@ protocol ServerCallSink: AnyObject {
   var inLoop: Bool { get }
   var loopExecutor: any LoopExecutor { get }
   var now: ContinuousClock.Instant { get }
+  /// The peer's address, when the access log wants it.
+  var peer: String? { get }
   func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork
   func releaseOutboundBuffer(_ stream: ServerStream)
+}
+
+extension ServerCallSink {
+  var peer: String? { nil }
 }

@@ -94,6 +94,7 @@ final class ConnectionHandler: EventLoopHandler {
         outputReady: { [back] in back.target?.scheduleFlush() })
       session = .http2(connection)
       countOpened("h2")
+      connection.peer = peerForLog()
       return bytes.withUnsafeBytes { connection.receive($0) }
     case .http1:
       let connection = HTTP1ServerConnection(
@@ -102,6 +103,7 @@ final class ConnectionHandler: EventLoopHandler {
         outputReady: { [back] in back.target?.scheduleFlush() })
       connection.inputResumed = { [back] in back.target?.resumeReading() }
       connection.metrics = group.metrics
+      connection.peer = peerForLog()
       session = .http1(connection)
       countOpened("http1")
       bytes.withUnsafeBytes { _ = connection.receive($0) }
@@ -391,6 +393,13 @@ final class ConnectionHandler: EventLoopHandler {
     }
     if let countedAs { group.metrics?.connectionClosed(protocol: countedAs) }
     onClose(self)
+  }
+
+  /// The peer's address, asked of the kernel only when there is an
+  /// access log to write it in.
+  private func peerForLog() -> String? {
+    guard group.metrics?.logsAccess == true else { return nil }
+    return (try? Syscall.getpeername(fd: socket.fd))?.description
   }
 
   private func countOpened(_ protocolName: String) {

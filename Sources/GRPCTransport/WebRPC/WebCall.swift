@@ -157,6 +157,7 @@ final class WebCall: ServerCallSink {
   var inLoop: Bool { exchange.scheduler.inLoop }
   var loopExecutor: any LoopExecutor { exchange.scheduler.loopExecutor }
   var now: ContinuousClock.Instant { exchange.scheduler.now }
+  var peer: String? { exchange.peer }
 
   func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork {
     exchange.scheduler.schedule(after: delay, work)
