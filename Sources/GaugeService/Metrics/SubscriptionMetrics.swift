@@ -19,23 +19,31 @@ final class SubscriptionMetrics: LoopMetricsPart {
     }
   }
 
-  private var open = [Int](repeating: 0, count: Face.allCases.count)
-  private var sent = [UInt64](repeating: 0, count: Face.allCases.count)
+  /// One face's counts: a subscription holds its face's and counts with
+  /// a plain increment, no lookup, on every event it sends.
+  final class FaceCounts {
+    var open = 0
+    var sent: UInt64 = 0
+  }
+
+  private let faces = Face.allCases.map { _ in FaceCounts() }
   private var coalesced: UInt64 = 0
   static let coalescedName = "gauged_events_coalesced_total"
 
-  /// This loop's instance, or nil when the server keeps no metrics.
+  /// This loop's counts for `face`, or nil when the server keeps no metrics.
+  static func on(_ loop: LoopMetrics?, face: Face) -> FaceCounts? {
+    loop?.part(SubscriptionMetrics.self) { SubscriptionMetrics() }.faces[face.rawValue]
+  }
+
+  /// This loop's instance, for what is not per face.
   static func on(_ loop: LoopMetrics?) -> SubscriptionMetrics? {
     loop?.part(SubscriptionMetrics.self) { SubscriptionMetrics() }
   }
 
-  func opened(_ face: Face) { open[face.rawValue] += 1 }
-  func closed(_ face: Face) { open[face.rawValue] -= 1 }
-  func sentEvent(_ face: Face) { sent[face.rawValue] &+= 1 }
   func coalescedEvent() { coalesced &+= 1 }
 
   var families: [MetricFamily] {
-    Self.families(open: open, sent: sent, coalesced: coalesced)
+    Self.families(open: faces.map(\.open), sent: faces.map(\.sent), coalesced: coalesced)
   }
 
   /// With zeros: a scrape shows the families before any loop has had a
