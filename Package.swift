@@ -85,6 +85,12 @@ let package = Package(
       dependencies: ["GaugeDomain", "GaugeProtos", "ProtobufCSupport", "CProtobufC"],
       swiftSettings: hotPath
     ),
+    // Prometheus metrics with no knowledge of what they count: families,
+    // single-thread histograms, the text and OpenMetrics writers, and the
+    // process collector.
+    .target(name: "GaugeMetrics", swiftSettings: hotPath),
+    // gauged's log lines: levels, text or JSON, one whole line per event.
+    .target(name: "GaugeLog", dependencies: ["GaugeIO", "GaugeJSON"], swiftSettings: strict),
     // Syscalls, non-blocking sockets, the epoll event loop.
     .target(name: "GaugeIO", dependencies: ["CLinuxIO"], swiftSettings: hotPath),
     // What gRPC's client and server share, with no I/O of its own: framing,
@@ -101,7 +107,10 @@ let package = Package(
     // the sockets.
     .target(
       name: "GRPCTransport",
-      dependencies: ["GRPCCore", "HTTP2", "GaugeIO", "GaugeJSON", "CNGHTTP2", "CHTTPParser"],
+      dependencies: [
+        "GRPCCore", "HTTP2", "GaugeIO", "GaugeJSON", "GaugeMetrics", "GaugeLog", "CNGHTTP2",
+        "CHTTPParser",
+      ],
       swiftSettings: hotPath
     ),
     // The client side of gRPC: a connection state machine on an nghttp2
@@ -125,7 +134,7 @@ let package = Package(
       dependencies: [
         "GRPCCore",
         "WidgetJSON", "GaugeDomain", "GaugeWire", "GRPCTransport", "GaugeJSON", "ProtoJSON",
-        "GaugeProtos", "GaugeWebAssets",
+        "GaugeProtos", "GaugeWebAssets", "GaugeMetrics", "GaugeLog",
       ],
       swiftSettings: hotPath
     ),
@@ -147,7 +156,7 @@ let package = Package(
     // The durable store: SQLite behind GaugeDomain's WidgetPersistence.
     .target(
       name: "GaugeStore",
-      dependencies: ["GaugeDomain", "GaugeWire", "GaugeIO", "CSQLite"],
+      dependencies: ["GaugeDomain", "GaugeWire", "GaugeIO", "GaugeMetrics", "CSQLite"],
       swiftSettings: hotPath
     ),
     // gaugectl's commands, JSON, rendering and terminal handling.
@@ -168,7 +177,7 @@ let package = Package(
       name: "gauged",
       dependencies: [
         "GaugeService", "GRPCTransport", "GaugeIO", "GaugeDomain", "GRPCStandardServices",
-        "GaugeStore",
+        "GaugeStore", "GaugeMetrics", "GaugeLog",
       ],
       swiftSettings: strict
     ),
@@ -214,6 +223,8 @@ let package = Package(
       name: "gauge-fuzz", dependencies: ["GaugeFuzz", "GaugeIO"], swiftSettings: strict),
 
     .testTarget(name: "GaugeJSONTests", dependencies: ["GaugeJSON"], swiftSettings: strict),
+    .testTarget(name: "GaugeMetricsTests", dependencies: ["GaugeMetrics"], swiftSettings: strict),
+    .testTarget(name: "GaugeLogTests", dependencies: ["GaugeLog"], swiftSettings: strict),
     .testTarget(name: "GaugeDomainTests", dependencies: ["GaugeDomain"], swiftSettings: strict),
     .testTarget(
       name: "ProtoJSONTests", dependencies: ["ProtoJSON", "GaugeProtos", "CProtobufC"],

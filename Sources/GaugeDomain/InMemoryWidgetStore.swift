@@ -179,6 +179,12 @@ public final class InMemoryWidgetStore: WidgetStore {
     }
   }
 
+  /// How many widgets there are and the revision reached, for metrics:
+  /// one short hold of the lock, no copy of the widgets.
+  public var census: (widgets: Int, lastRevision: UInt64) {
+    table.withLock { ($0.count, $0.lastRevision) }
+  }
+
   public func snapshot() -> (widgets: [Widget], lastRevision: UInt64) {
     table.withLock { table in (table.widgets, table.lastRevision) }
   }

@@ -136,6 +136,23 @@ public enum Syscall {
     return address
   }
 
+  /// The address of a connected socket's peer.
+  public static func getpeername(fd: Int32) throws(IOError) -> SocketAddress {
+    var storage = sockaddr_storage()
+    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    _ = try retryingInterrupts("getpeername") {
+      withUnsafeMutablePointer(to: &storage) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          Glibc.getpeername(fd, $0, &length)
+        }
+      }
+    }
+    guard let address = SocketAddress(storage: storage) else {
+      throw IOError(call: "getpeername", errno: EAFNOSUPPORT)
+    }
+    return address
+  }
+
   public static func setNonBlocking(fd: Int32) throws(IOError) {
     let flags = try retryingInterrupts("fcntl") { fcntl(fd, F_GETFL) }
     _ = try retryingInterrupts("fcntl") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }

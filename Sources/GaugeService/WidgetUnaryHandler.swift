@@ -50,6 +50,7 @@ final class WidgetUnaryHandler: RPCHandler {
       do throws(WidgetError) {
         response = try method.perform(request, on: store)
       } catch {
+        if method.isWrite { WriteMetrics.on(call.loopMetrics)?.rejected(error) }
         return call.finish(error.grpcStatus)
       }
       guard method.isWrite else {

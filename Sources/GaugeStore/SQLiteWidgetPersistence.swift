@@ -1,5 +1,6 @@
 import GaugeDomain
 import GaugeIO
+import GaugeMetrics
 import Synchronization
 
 /// Keeps widgets in `DIR/gauged.sqlite3` (WAL mode, `synchronous=FULL`):
@@ -128,6 +129,16 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
     queue.withLock { $0.statistics }
   }
 
+  /// How long the transactions that committed took, in seconds.
+  public var commitSeconds: HistogramSnapshot {
+    queue.withLock { $0.commitSeconds.snapshot }
+  }
+
+  /// Changes recorded and not yet committed.
+  public var queueDepth: Int {
+    queue.withLock { Int($0.recorded - $0.committed) }
+  }
+
   /// Refuses further writes, commits everything queued, marks the file as
   /// cleanly closed, and releases the file and the directory lock. Throws
   /// when the last changes could not be written (after a few retries).
@@ -196,10 +207,12 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
       do {
         let cutoffMs = options.clock() / 1000 - options.tombstoneRetentionMs
         let (writes, logged) = batch.rows()
+        let commitStart = WakeSignal.nowNanoseconds()
         try writer.commit(
           writes, loggedValues: logged, lastRevision: batch.lastRevision,
           expiringRemovalsBefore: cutoffMs)
         let now = WakeSignal.nowNanoseconds()
+        let commitSeconds = Double(now - commitStart) / 1e9
         compactor.committed(writes, loggedValues: logged, now: now)
         var rows = (widgets: 0, removals: 0)
         for write in writes.values {
@@ -212,6 +225,7 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
         }
         let released = queue.withLock { queue in
           queue.statistics.commits += 1
+          queue.commitSeconds.observe(commitSeconds)
           queue.statistics.changesCommitted += batch.changeCount
           queue.statistics.widgetRowsWritten += rows.widgets
           queue.statistics.removalsWritten += rows.removals
@@ -222,7 +236,7 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
           return released
         }
         if carried != nil {
-          options.log("gauged: store: \(databasePath) is writable again; accepting writes")
+          options.log(false, "\(databasePath) is writable again; accepting writes")
         }
         carried = nil
         retryDelayMs = 0
@@ -240,7 +254,7 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
         }
         if carried == nil {
           options.log(
-            "gauged: store: cannot write to \(databasePath): \(error); refusing writes, retrying")
+            true, "cannot write to \(databasePath): \(error); refusing writes, retrying")
         }
         carried = batch
         retryDelayMs = min(max(retryDelayMs * 2, 50), 1000)

@@ -17,14 +17,15 @@ public struct StoreOptions: Sendable {
   /// Unix microseconds: tombstone ages, and where the revision counter
   /// restarts after an unclean stop.
   public var clock: @Sendable () -> Int64
-  /// Told, one line at a time, when the disk starts and stops failing.
-  public var log: @Sendable (String) -> Void
+  /// Told, one line at a time, when the disk starts failing (`true`) and
+  /// when it works again (`false`).
+  public var log: @Sendable (_ failing: Bool, _ message: String) -> Void
 
   public init(
     durability: Durability = .relaxed, flushIntervalMs: Int = 10,
     tombstoneRetentionMs: Int64 = 24 * 3600 * 1000,
     clock: @escaping @Sendable () -> Int64 = WallClock.unixMicroseconds,
-    log: @escaping @Sendable (String) -> Void = { _ in }
+    log: @escaping @Sendable (_ failing: Bool, _ message: String) -> Void = { _, _ in }
   ) {
     self.durability = durability
     self.flushIntervalMs = flushIntervalMs

@@ -1,4 +1,5 @@
 import GaugeDomain
+import GaugeMetrics
 
 /// What the event loops and the writer thread share, behind one mutex: the
 /// changes waiting for a commit, who waits for them, and whether writes are
@@ -25,6 +26,9 @@ struct WriteQueue {
   /// The writer thread is waiting for a first change and must be woken.
   var writerIdle = false
   var statistics = StoreStatistics()
+  /// Written by the writer thread under the queue's lock, read by scrapes
+  /// under it too.
+  let commitSeconds = Histogram(upperBounds: HistogramBuckets.fastSeconds)
   /// Why the final flush failed, for `close` to report.
   var closeError: StoreError?
 

@@ -1,5 +1,6 @@
 import GRPCTransport
 import GaugeIO
+import GaugeLog
 import GaugeStore
 
 /// gauged's command line.
@@ -18,6 +19,16 @@ struct Options {
   /// Which pages on other origins may call the HTTP faces; nil (no
   /// `--cors-origin`) adds no CORS fields to any answer.
   var cors: CORSPolicy?
+  /// Whether the loops count calls and requests and `/metrics` answers.
+  var metrics = true
+  /// `--metrics-listen`: where metrics alone are served, besides `/metrics`
+  /// on every listener.
+  var metricsListen: SocketAddress?
+  /// nil: text on a terminal, JSON otherwise.
+  var logFormat: LogFormat?
+  var logLevel = LogLevel.info
+  /// `--access-log`: one line per call or request, for this share of them.
+  var accessLogSample: Double?
 
   static let defaultListen = "127.0.0.1:50051"
 
@@ -70,6 +81,22 @@ struct Options {
                                  in lower case. Repeat it for several. * lets any
                                  page in, without credentials, and stands alone.
                                  Default: none, and no CORS fields on any answer.
+      --metrics on|off           Count calls, requests and connections and serve
+                                 them at GET /metrics on every listener, in
+                                 Prometheus' text format, or OpenMetrics when the
+                                 scraper asks for it (default on).
+      --metrics-listen ADDRESS   Also serve /metrics, and nothing else, on ADDRESS
+                                 (HOST:PORT or unix:PATH), on a thread of its own.
+      --log-format text|json     Log lines on standard error as text or JSON objects,
+                                 one per event (default: text on a terminal, json
+                                 otherwise).
+      --log-level LEVEL          error, warn, info or debug (default info).
+      --access-log               Also log one line per gRPC call or HTTP request:
+                                 face, method or route, status, duration, and the
+                                 answer's bytes for HTTP. Never headers or bodies.
+      --access-log-sample FRACTION
+                                 Log only this share of them, above 0 and at most 1
+                                 (default 1), for high rates.
       --version                  Print the version and exit.
       -h, --help                 Print this help and exit.
 
@@ -126,6 +153,7 @@ struct Options {
     var diskFlags: [String] = []
     var bufferGiven = false
     var corsOrigins: [String] = []
+    var sampleGiven: Double?
     while let argument = rest.popFirst() {
       var flag = argument
       var inline: String?
@@ -143,6 +171,9 @@ struct Options {
         continue
       case "--compress-responses":
         options.server.compressResponses = true
+        continue
+      case "--access-log":
+        options.accessLogSample = options.accessLogSample ?? 1
         continue
       default:
         break
@@ -226,6 +257,28 @@ struct Options {
         options.shutdownGrace = duration
       case "--cors-origin":
         corsOrigins.append(text)
+      case "--log-format":
+        guard let format = LogFormat(rawValue: text) else { return invalid("text or json") }
+        options.logFormat = format
+      case "--log-level":
+        guard let level = LogLevel(name: text) else {
+          return invalid("error, warn, info or debug")
+        }
+        options.logLevel = level
+      case "--access-log-sample":
+        guard let fraction = Double(text), fraction > 0, fraction <= 1 else {
+          return invalid("a fraction above 0 and at most 1")
+        }
+        sampleGiven = fraction
+      case "--metrics":
+        guard text == "on" || text == "off" else { return invalid("on or off") }
+        options.metrics = text == "on"
+      case "--metrics-listen":
+        do {
+          options.metricsListen = try SocketAddress(parsing: text)
+        } catch {
+          return invalid("HOST:PORT or unix:PATH (\(error.reason))")
+        }
       default:
         return .exit(code: 2, message: "gauged: unknown option \(argument)\n\n\(usage)")
       }
@@ -236,6 +289,15 @@ struct Options {
       } catch {
         return .exit(code: 2, message: "gauged: --cors-origin: \(error)")
       }
+    }
+    if let sampleGiven {
+      guard options.accessLogSample != nil else {
+        return .exit(code: 2, message: "gauged: --access-log-sample needs --access-log")
+      }
+      options.accessLogSample = sampleGiven
+    }
+    if !options.metrics, options.metricsListen != nil {
+      return .exit(code: 2, message: "gauged: --metrics-listen has no effect with --metrics off")
     }
     if options.memoryOnly, let flag = diskFlags.first {
       return .exit(code: 2, message: "gauged: \(flag) has no effect with --memory")
@@ -269,7 +331,8 @@ struct Options {
     "--tombstone-retention", "--max-message-bytes", "--max-concurrent-streams",
     "--max-connection-buffer-bytes", "--idle-timeout", "--write-stall-timeout",
     "--keepalive-interval", "--keepalive-timeout", "--min-ping-interval", "--shutdown-grace",
-    "--cors-origin",
+    "--cors-origin", "--metrics", "--metrics-listen", "--log-format", "--log-level",
+    "--access-log-sample",
   ]
 }
 

@@ -2,6 +2,7 @@ import GRPCStandardServices
 import GRPCTransport
 import GaugeDomain
 import GaugeIO
+import GaugeLog
 import GaugeService
 import GaugeStore
 import Glibc
@@ -26,9 +27,12 @@ signal(SIGXFSZ, SIG_IGN)
 // pass; past that, accepting pauses and says why (Acceptor).
 _ = try? Syscall.raiseOpenFileLimitToHardLimit()
 
+let log = EventLog(format: options.logFormat ?? .forStandardError, level: options.logLevel)
+
 let threads = options.threads > 0 ? options.threads : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 var configuration = options.server
 configuration.serverName = "gauged/\(version)"
+configuration.log = log
 
 let persistence: SQLiteWidgetPersistence?
 let table: WidgetTable
@@ -46,14 +50,21 @@ if options.memoryOnly {
       directory: options.dataDirectory,
       options: StoreOptions(
         durability: options.durability, flushIntervalMs: options.flushIntervalMs,
-        tombstoneRetentionMs: options.tombstoneRetentionMs, log: LineConsole.error))
+        tombstoneRetentionMs: options.tombstoneRetentionMs,
+        log: { failing, message in
+          if failing {
+            log.error("store_failed", message)
+          } else {
+            log.info("store_recovered", message)
+          }
+        }))
     persistence = disk
     table = disk.loadedTable
     storeDescription =
       "store \(disk.databasePath), \(options.durability.rawValue), \(table.count) widgets, "
       + "revision \(table.lastRevision)"
   } catch {
-    LineConsole.error("gauged: \(error)")
+    log.error("store_failed", "gauged: \(error)", [LogField("directory", options.dataDirectory)])
     exit(1)
   }
 }
@@ -69,6 +80,15 @@ let health = HealthService(
 // Everything that is not a gRPC call: gRPC-Web and Connect calls to the
 // same services, REST, live events, the index page.
 let services: [any GRPCService] = [widgets, health] + reflection
+// Each loop counts in its own shard; a scrape adds them up.
+// The access log rides on the same per-loop counters.
+let accessLog = options.accessLogSample.map { AccessLog(log: log, sample: $0) }
+let serverMetrics =
+  options.metrics || accessLog != nil
+  ? ServerMetrics(traits: EmbeddedMethodTraits.byPath, accessLog: accessLog) : nil
+let metricsFace = (options.metrics ? serverMetrics : nil).map {
+  MetricsFace(server: $0, gauges: StoreGauges(store: store, persistence: persistence).families)
+}
 let web = WebRouter(
   rpc: WebRPCFace(
     services: services, traits: EmbeddedMethodTraits.byPath, jsonCodecs: WidgetServiceJSON.codecs,
@@ -76,7 +96,8 @@ let web = WebRouter(
   rest: RESTFace(store: store), events: EventsFace(store: store, hub: hub),
   index: IndexPage(
     serverName: configuration.serverName,
-    services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName)))
+    services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName)),
+  metrics: metricsFace)
 // With --cors-origin, pages on other origins may read whatever the faces answer.
 let httpFaces: any HTTPResponder =
   options.cors.map { CORSResponder(policy: $0, wrapping: web) } ?? web
@@ -88,7 +109,7 @@ func closeStore() -> Bool {
     try persistence?.close()
     return true
   } catch {
-    LineConsole.error("gauged: \(error)")
+    log.error("store_failed", "gauged: \(error)")
     return false
   }
 }
@@ -97,25 +118,65 @@ let server: GRPCServer
 do {
   server = try GRPCServer(
     addresses: options.listenAddresses, threads: threads,
-    configuration: configuration, services: services, httpResponder: httpFaces)
+    configuration: configuration, services: services, httpResponder: httpFaces,
+    metrics: serverMetrics)
 } catch {
-  LineConsole.error("gauged: \(error)")
+  log.error("listen_failed", "gauged: \(error)")
   _ = closeStore()
   exit(1)
 }
+// --metrics-listen: a server of one loop with no services, answering
+// /metrics only; its own traffic is not counted.
+var metricsServer: GRPCServer?
+if let address = options.metricsListen, let metricsFace {
+  do {
+    metricsServer = try GRPCServer(
+      address: address, threads: 1, configuration: configuration, services: [],
+      httpResponder: metricsFace)
+  } catch {
+    log.error("listen_failed", "gauged: --metrics-listen: \(error)")
+    _ = closeStore()
+    exit(1)
+  }
+}
 server.start()
+metricsServer?.start()
+if let serverMetrics {
+  CoalescingReport(metrics: serverMetrics, log: log).start()
+}
 // The first address stays the first word after "listening on": scripts read it.
 let addresses = server.localAddresses.map(\.description).joined(separator: " and ")
 LineConsole.out(
   "gauged \(version) listening on \(addresses) (\(threads) threads, \(storeDescription))")
+if let metricsServer {
+  LineConsole.out("gauged metrics on \(metricsServer.localAddress)")
+}
+log.info(
+  "start", "gauged \(version) serving",
+  [
+    LogField("version", version),
+    LogField("listeners", server.localAddresses.map(\.description).joined(separator: " ")),
+    LogField("metrics_listener", metricsServer.map { $0.localAddress.description } ?? ""),
+    LogField("store", persistence?.databasePath ?? "memory"),
+    LogField("durability", persistence == nil ? "none" : options.durability.rawValue),
+    LogField("widgets", table.count), LogField("threads", threads),
+    LogField("metrics", options.metrics), LogField("access_log", accessLog != nil),
+  ])
 
 let received = stopSignals.wait()
 server.shutdown(grace: options.shutdownGrace) {
   health.shutdown()
-  LineConsole.error(
+  log.info(
+    "stopping",
     "gauged: signal \(received), refusing new calls; calls in flight have"
-      + " \(DurationText.format(options.shutdownGrace)) to finish")
+      + " \(DurationText.format(options.shutdownGrace)) to finish",
+    [
+      LogField("signal", "\(received)"),
+      LogField("grace_ms", Int(options.shutdownGrace / .milliseconds(1))),
+    ])
 }
-LineConsole.error("gauged: stopped")
+metricsServer?.stop()
 // No request is served after this, so nothing can be recorded during the flush.
-exit(closeStore() ? 0 : 1)
+let flushed = closeStore()
+log.info("stop", "gauged: stopped", [LogField("flushed", flushed)])
+exit(flushed ? 0 : 1)

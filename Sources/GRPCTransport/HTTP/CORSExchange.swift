@@ -29,6 +29,8 @@ final class CORSExchange: HTTPExchange {
   var pendingOutboundBytes: Int { inner.pendingOutboundBytes }
   var scheduler: any CallScheduler { inner.scheduler }
   var isFinished: Bool { inner.isFinished }
+  var metrics: LoopMetrics? { inner.metrics }
+  var peer: String? { inner.peer }
 
   // The callbacks live on the session's exchange, which clears them when
   // it ends: holding them here would keep a face alive past its exchange.

@@ -26,6 +26,17 @@ public protocol HTTPExchange: AnyObject {
   var scheduler: any CallScheduler { get }
   /// True once the exchange is over (answered, finished or cancelled).
   var isFinished: Bool { get }
+  /// The counters of the loop this exchange lives on, when the server
+  /// keeps metrics; nil by default.
+  var metrics: LoopMetrics? { get }
+  /// The client's address, known when the server writes an access log;
+  /// nil by default.
+  var peer: String? { get }
+}
+
+extension HTTPExchange {
+  public var metrics: LoopMetrics? { nil }
+  public var peer: String? { nil }
 }
 
 /// What answers the requests that are not gRPC calls: the HTTP faces

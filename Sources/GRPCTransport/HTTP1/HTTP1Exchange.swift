@@ -25,12 +25,16 @@ final class HTTP1Exchange: HTTPExchange {
   private weak var connection: HTTP1ServerConnection?
   var onOutboundDrained: (() -> Void)?
   var onCancel: (() -> Void)?
+  let metrics: LoopMetrics?
+  let peer: String?
 
   init(
     connection: HTTP1ServerConnection, scheduler: any CallScheduler, headOnly: Bool,
     requestKeepsAlive: Bool, version: HTTPVersion
   ) {
     self.connection = connection
+    self.metrics = connection.metrics
+    self.peer = connection.peer
     self.scheduler = scheduler
     self.headOnly = headOnly
     self.requestKeepsAlive = requestKeepsAlive

@@ -51,6 +51,11 @@ public final class HTTP1ServerConnection {
   /// requests, which carry no body.
   package var requestRead: ((HTTPRequest) -> Void)?
 
+  /// The loop's counters, handed to each exchange for the faces.
+  var metrics: LoopMetrics?
+  /// The client's address, set only when the access log wants it.
+  var peer: String?
+
   public init(
     responder: any HTTPResponder, configuration: HTTP1Configuration,
     scheduler: any CallScheduler, outputReady: @escaping () -> Void

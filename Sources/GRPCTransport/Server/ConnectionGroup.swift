@@ -16,6 +16,8 @@ public final class ConnectionGroup {
   var http1Configuration: HTTP1Configuration { configuration.http1 }
   let frameBuffer: SharedFrameBuffer?
   let blockCache: NGHTTP2BlockCache?
+  /// This loop's counters, when the server keeps metrics.
+  let metrics: LoopMetrics?
   /// Paths already resolved to a method: clients call the same few methods
   /// over and over. Only found methods are kept, and at most `maxKnownRoutes`,
   /// so a client sending made-up paths cannot grow it. Keyed by a hash of
@@ -43,8 +45,9 @@ public final class ConnectionGroup {
   /// all run on one loop.
   public init(
     router: Router, configuration: ServerConfiguration, httpResponder: (any HTTPResponder)? = nil,
-    sharesFrameBuffer: Bool = true
+    sharesFrameBuffer: Bool = true, metrics: LoopMetrics? = nil
   ) {
+    self.metrics = metrics
     self.router = router
     self.configuration = configuration
     self.httpResponder =
@@ -89,23 +92,31 @@ public final class ConnectionGroup {
   }
 
   func route(_ path: [UInt8]) -> Router.Route {
+    routeCall(path).route
+  }
+
+  /// The route, and the found method's counters on this loop: kept with
+  /// the cached route, so counting a call costs no lookup of its own.
+  func routeCall(_ path: [UInt8]) -> (route: Router.Route, metrics: GRPCMethodMetrics?) {
     // The calls of a loop mostly repeat one method: the route found last
     // is tried before hashing the path.
-    if let lastRoute, lastRoute.matches(path) { return lastRoute.route }
+    if let lastRoute, lastRoute.matches(path) { return (lastRoute.route, lastRoute.metrics) }
     let key = Self.fnv1a(path)
     let known = knownRoutes[key]
     if let known, known.matches(path) {
       lastRoute = known
-      return known.route
+      return (known.route, known.metrics)
     }
     let route = router.route(path: String(decoding: path, as: UTF8.self))
+    guard case .found(_, let service, let method) = route else { return (route, nil) }
+    let methodMetrics = metrics?.method(service: service, method: method)
     // A colliding path is routed each time rather than evicting the other.
-    if case .found = route, known == nil, knownRoutes.count < Self.maxKnownRoutes {
-      let found = KnownRoute(path: path, route: route)
+    if known == nil, knownRoutes.count < Self.maxKnownRoutes {
+      let found = KnownRoute(path: path, route: route, metrics: methodMetrics)
       knownRoutes[key] = found
       lastRoute = found
     }
-    return route
+    return (route, methodMetrics)
   }
 
   private static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
@@ -120,10 +131,12 @@ public final class ConnectionGroup {
 private final class KnownRoute {
   let path: [UInt8]
   let route: Router.Route
+  let metrics: GRPCMethodMetrics?
 
-  init(path: [UInt8], route: Router.Route) {
+  init(path: [UInt8], route: Router.Route, metrics: GRPCMethodMetrics?) {
     self.path = path
     self.route = route
+    self.metrics = metrics
   }
 
   /// `path == self.path`, compared as memory: Array's `==` went element by

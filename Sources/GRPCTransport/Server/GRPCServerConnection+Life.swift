@@ -165,9 +165,9 @@ extension GRPCServerConnection {
     }
     if queuedResponseBytes > 0, stall.dataBytesSent == stall.snapshot.dataBytesSent {
       if shutdownPhase == .serving {
-        session.terminate(
-          errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue,
-          reason: "write stalled: the peer took no response data for \(timeout)")
+        let reason = "write stalled: the peer took no response data for \(timeout)"
+        session.terminate(errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue, reason: reason)
+        logRefusal(reason)
       } else {
         // Not the peer's fault: it only has to read within the usual timeout.
         session.terminate(

@@ -56,10 +56,10 @@ extension GRPCServerConnection {
   }
 
   private func overflow() {
-    session.terminate(
-      errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue,
-      reason:
-        "more than \(group.configuration.maxConnectionBufferBytes) bytes buffered for the peer")
+    let reason =
+      "more than \(group.configuration.maxConnectionBufferBytes) bytes buffered for the peer"
+    session.terminate(errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue, reason: reason)
+    logRefusal(reason)
     outputReady()
   }
 }

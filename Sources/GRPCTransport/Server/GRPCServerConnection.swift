@@ -10,6 +10,8 @@ import HTTP2
 public final class GRPCServerConnection {
   /// Shared with the other connections of this loop.
   let group: ConnectionGroup
+  /// The client's address, set only when the access log wants it.
+  var peer: String?
   /// The most a drained stream keeps of its outbound buffer.
   static let keptOutboundCapacity = 1024
   let scheduler: CallScheduler
@@ -253,7 +255,8 @@ public final class GRPCServerConnection {
     let service: any GRPCService
     let serviceName: String
     let methodName: String
-    switch group.route(head.path) {
+    let (route, methodMetrics) = group.routeCall(head.path)
+    switch route {
     case .malformed:
       respondTrailersOnly(
         stream, GRPCStatus(.unimplemented, "malformed path \"\(head.pathText)\""))
@@ -279,7 +282,7 @@ public final class GRPCServerConnection {
     let deadline = timeout.map { scheduler.now + $0 }
     let call = ServerCall(
       service: serviceName, method: methodName, metadata: head.metadata, deadline: deadline,
-      stream: stream, sink: self, inFlight: callsInFlight)
+      stream: stream, sink: self, inFlight: callsInFlight, metrics: methodMetrics)
     stream.call = call
     guard let handler = service.makeHandler(method: methodName, call: call) else {
       call.finish(
@@ -670,8 +673,13 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     }
     let before = stream.deframer.bufferedBytes
     defer { partialRequestBytes += stream.deframer.bufferedBytes - before }
-    var delivered = false
-    defer { if delivered, stream.callIsLive { stream.handler?.receiveBatchEnd() } }
+    var delivered = 0
+    defer {
+      if delivered > 0 {
+        stream.call?.countReceived(delivered)
+        if stream.callIsLive { stream.handler?.receiveBatchEnd() }
+      }
+    }
     var input = bytes
     while stream.callIsLive {
       let found: MessageDeframer.Found?
@@ -682,7 +690,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
         return
       }
       guard let found else { break }
-      delivered = true
+      delivered += 1
       switch found {
       case .inChunk(compressed: false, let bytes):
         stream.handler?.receive(messageBytes: bytes)
@@ -877,6 +885,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     let idle = streams.isEmpty
     if pingPolicy.pingReceived(at: scheduler.now, idle: idle) {
       session.terminate(errorCode: NGHTTP2_ENHANCE_YOUR_CALM.rawValue, reason: "too_many_pings")
+      logRefusal("too_many_pings")
       outputReady()
     }
   }

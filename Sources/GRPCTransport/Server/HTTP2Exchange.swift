@@ -23,11 +23,15 @@ final class HTTP2Exchange: HTTPExchange, RPCHandler {
   private weak var connection: GRPCServerConnection?
   var onOutboundDrained: (() -> Void)?
   var onCancel: (() -> Void)?
+  let metrics: LoopMetrics?
+  let peer: String?
 
   init(
     request: HTTPRequest, stream: ServerStream, connection: GRPCServerConnection,
     scheduler: any CallScheduler
   ) {
+    self.metrics = connection.group.metrics
+    self.peer = connection.peer
     self.state = .collecting(request)
     self.stream = stream
     self.headOnly = request.method == "HEAD"

@@ -1,4 +1,5 @@
 import GRPCCore
+import GaugeMetrics
 
 /// The handler's side of a stream: what the call asked for, and the way
 /// back. Bound to the event loop of its connection; every method must be
@@ -46,10 +47,18 @@ public final class ServerCall: @unchecked Sendable {
   /// touching `sink`.
   private let executor: any LoopExecutor
   private let inFlight: CallsInFlight?
+  /// The method's counters on this loop, when the server keeps metrics.
+  private let metrics: GRPCMethodMetrics?
+  /// When the call began, in monotonic nanoseconds, for
+  /// `grpc_server_handling_seconds`: read from the clock itself, since the
+  /// loop's cached time would put every unary call answered within one
+  /// turn at zero. 0 without metrics.
+  private let startedAt: UInt64
 
   init(
     service: String, method: String, metadata: Metadata, deadline: ContinuousClock.Instant?,
-    stream: ServerStream, sink: ServerCallSink, inFlight: CallsInFlight? = nil
+    stream: ServerStream, sink: ServerCallSink, inFlight: CallsInFlight? = nil,
+    metrics: GRPCMethodMetrics? = nil
   ) {
     self.service = service
     self.method = method
@@ -60,7 +69,10 @@ public final class ServerCall: @unchecked Sendable {
     self.sink = sink
     self.executor = sink.loopExecutor
     self.inFlight = inFlight
+    self.metrics = metrics
+    self.startedAt = metrics == nil ? 0 : NanosecondClock.now()
     inFlight?.enter()
+    metrics?.started &+= 1
   }
 
   deinit {
@@ -80,6 +92,7 @@ public final class ServerCall: @unchecked Sendable {
   public func send(message: [UInt8], compress: Bool = true) {
     guard !isFinished else { return }
     guard let stream else { return }
+    metrics?.sent &+= 1
     sink?.send(stream, message: message, compress: compress)
   }
 
@@ -88,6 +101,7 @@ public final class ServerCall: @unchecked Sendable {
   /// `send(message:)` would.
   public func send(framed: consuming FramedMessage) {
     guard !isFinished, let streamReference, let sink else { return }
+    metrics?.sent &+= 1
     // Moved into the closure through an Optional: a consumed parameter
     // cannot be captured.
     var message = Optional(framed)
@@ -106,6 +120,7 @@ public final class ServerCall: @unchecked Sendable {
     writingWith write: (UnsafeMutableRawBufferPointer) -> Void
   ) {
     guard !isFinished, let streamReference, let sink else { return }
+    metrics?.sent &+= 1
     streamReference._withUnsafeGuaranteedRef {
       sink.send($0, messageOfSize: size, compress: compress, writingWith: write)
     }
@@ -135,8 +150,35 @@ public final class ServerCall: @unchecked Sendable {
     guard !isFinished else { return }
     isFinished = true
     onOutboundDrained = nil
+    countHandled(status.code)
     guard let stream else { return }
     sink?.finish(stream, status: status, trailers: trailers)
+  }
+
+  /// The counters of the loop this call runs on, when the server keeps
+  /// metrics: for what a handler counts beyond the call itself.
+  public var loopMetrics: LoopMetrics? { metrics?.loop }
+
+  /// Whether the call came over gRPC-Web or Connect rather than gRPC.
+  public var isWebCall: Bool { sink is WebCall }
+
+  /// Request messages handed to the handler, counted by whoever delivers
+  /// them (the connection's deframer, or the web call).
+  func countReceived(_ count: Int) {
+    metrics?.received &+= UInt64(count)
+  }
+
+  private func countHandled(_ code: GRPCStatus.Code) {
+    guard let metrics else { return }
+    let elapsed = NanosecondClock.now() &- startedAt
+    metrics.handled(code, nanoseconds: elapsed)
+    // Web calls are logged as their HTTP request instead; the type check
+    // only when there is a log to write.
+    if let accessLog = metrics.accessLog, !(sink is WebCall) {
+      accessLog.call(
+        service: service, method: method, type: metrics.type, code: code,
+        duration: .nanoseconds(Int64(elapsed)), peer: sink?.peer)
+    }
   }
 
   /// Runs `work` on this call's event loop, from any thread.
@@ -161,6 +203,10 @@ public final class ServerCall: @unchecked Sendable {
   }
 
   func markFinished() {
+    // Ended without a status from the handler (the client reset the
+    // stream, the connection went): counted as go-grpc-prometheus sees a
+    // cancelled context.
+    if !isFinished { countHandled(.cancelled) }
     isFinished = true
     onOutboundDrained = nil
   }
@@ -187,6 +233,12 @@ protocol ServerCallSink: AnyObject {
   var inLoop: Bool { get }
   var loopExecutor: any LoopExecutor { get }
   var now: ContinuousClock.Instant { get }
+  /// The peer's address, when the access log wants it.
+  var peer: String? { get }
   func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork
   func releaseOutboundBuffer(_ stream: ServerStream)
+}
+
+extension ServerCallSink {
+  var peer: String? { nil }
 }

@@ -1,3 +1,4 @@
+import GaugeLog
 import HTTP2
 
 /// Limits, timers and identity of a server; the defaults are what stock
@@ -33,6 +34,8 @@ public struct ServerConfiguration: Sendable {
   public var writeStallTimeout: Duration? = .seconds(60)
   /// Limits and timers of HTTP/1.1 connections.
   public var http1 = HTTP1Configuration()
+  /// Where the server's own events go (a listener that stops accepting).
+  public var log = EventLog.standard
 
   /// Pings, both ways, as grpc-core does them (`doc/keepalive.md`).
   public struct Keepalive: Sendable {

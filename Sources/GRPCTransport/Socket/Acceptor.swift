@@ -1,4 +1,5 @@
 import GaugeIO
+import GaugeLog
 import Glibc
 
 /// Accepts connections on one loop and hands each to a loop of the group,
@@ -18,7 +19,13 @@ final class Acceptor: EventLoopHandler {
   /// memory. The waiting connections stay in the listen queue meanwhile.
   static let pauseMilliseconds = 100
 
-  init(listener: ListeningSocket, loop: EventLoop, pickLoop: @escaping () -> LoopContext) {
+  private let log: EventLog
+
+  init(
+    listener: ListeningSocket, loop: EventLoop, log: EventLog,
+    pickLoop: @escaping () -> LoopContext
+  ) {
+    self.log = log
     self.listener = listener
     self.loop = loop
     self.pickLoop = pickLoop
@@ -71,10 +78,10 @@ final class Acceptor: EventLoopHandler {
     guard resumeTimer == nil else { return }
     if !pauseReported {
       pauseReported = true
-      let program = CommandLine.arguments.first?.split(separator: "/").last ?? "server"
-      LineConsole.error(
-        "\(program): cannot accept connections (\(error)); trying again every "
-          + "\(Self.pauseMilliseconds) ms")
+      log.warn(
+        "accept_paused",
+        "cannot accept connections (\(error)); trying again every \(Self.pauseMilliseconds) ms",
+        [LogField("listener", listener.localAddress.description), LogField("error", "\(error)")])
     }
     do {
       try loop.setInterest(fd: listener.fd, [])

@@ -29,6 +29,9 @@ final class ConnectionHandler: EventLoopHandler {
   private var activeSinceSweep = true
   private var trimmed = false
   private let onClose: (ConnectionHandler) -> Void
+  /// The protocol this connection counts under in `gauged_connections`,
+  /// once detected.
+  private var countedAs: String?
   /// What the sessions' output callbacks, the flush and timers hold.
   private let back = BackReference<ConnectionHandler>()
   private var detectionTimer: TimerHandle?
@@ -90,6 +93,8 @@ final class ConnectionHandler: EventLoopHandler {
         group: group, scheduler: LoopScheduler(loop: loop),
         outputReady: { [back] in back.target?.scheduleFlush() })
       session = .http2(connection)
+      countOpened("h2")
+      connection.peer = peerForLog()
       return bytes.withUnsafeBytes { connection.receive($0) }
     case .http1:
       let connection = HTTP1ServerConnection(
@@ -97,7 +102,10 @@ final class ConnectionHandler: EventLoopHandler {
         scheduler: LoopScheduler(loop: loop),
         outputReady: { [back] in back.target?.scheduleFlush() })
       connection.inputResumed = { [back] in back.target?.resumeReading() }
+      connection.metrics = group.metrics
+      connection.peer = peerForLog()
       session = .http1(connection)
+      countOpened("http1")
       bytes.withUnsafeBytes { _ = connection.receive($0) }
       if !connection.wantsInput { setInterest(reading: false) }
       return true
@@ -383,7 +391,21 @@ final class ConnectionHandler: EventLoopHandler {
     case .http1(let connection): connection.connectionLost()
     case .detecting: break
     }
+    if let countedAs { group.metrics?.connectionClosed(protocol: countedAs) }
     onClose(self)
+  }
+
+  /// The peer's address, asked of the kernel only when there is an
+  /// access log to write it in.
+  private func peerForLog() -> String? {
+    guard group.metrics?.logsAccess == true else { return nil }
+    return (try? Syscall.getpeername(fd: socket.fd))?.description
+  }
+
+  private func countOpened(_ protocolName: String) {
+    guard let metrics = group.metrics else { return }
+    metrics.connectionOpened(protocol: protocolName)
+    countedAs = protocolName
   }
 }
 

@@ -10,17 +10,20 @@ public final class GRPCServer: Sendable {
   /// Binds `addresses` in order and prepares `threads` loops; `start`
   /// begins serving. Connections from every address share the loops,
   /// round-robin. `httpResponder` answers what is not a gRPC call (by
-  /// default, a banner at `/`).
+  /// default, a banner at `/`). With `metrics`, each loop counts calls,
+  /// requests and connections there.
   public init(
     addresses: [SocketAddress], threads: Int, configuration: ServerConfiguration,
-    services: [any GRPCService], httpResponder: (any HTTPResponder)? = nil
+    services: [any GRPCService], httpResponder: (any HTTPResponder)? = nil,
+    metrics: ServerMetrics? = nil
   ) throws {
     precondition(!addresses.isEmpty, "a server needs an address to listen on")
     let router = Router(services: services)
     self.group = try EventLoopGroup(threads: max(1, threads))
     self.contexts = group.loops.map {
       LoopContext(
-        loop: $0, router: router, configuration: configuration, httpResponder: httpResponder)
+        loop: $0, router: router, configuration: configuration, httpResponder: httpResponder,
+        metrics: metrics)
     }
     // Bound before any acceptor exists: a listener that fails to bind
     // closes those bound before it as they go out of scope.
@@ -41,7 +44,8 @@ public final class GRPCServer: Sendable {
     }
     self.acceptors = AcceptorBox(
       acceptors: listeners.map {
-        Acceptor(listener: $0, loop: contexts[0].loop, pickLoop: pickLoop)
+        Acceptor(
+          listener: $0, loop: contexts[0].loop, log: configuration.log, pickLoop: pickLoop)
       },
       addresses: listeners.map(\.localAddress))
   }

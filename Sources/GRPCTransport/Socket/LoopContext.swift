@@ -20,11 +20,12 @@ final class LoopContext: @unchecked Sendable {
 
   init(
     loop: EventLoop, router: Router, configuration: ServerConfiguration,
-    httpResponder: (any HTTPResponder)?
+    httpResponder: (any HTTPResponder)?, metrics: ServerMetrics?
   ) {
     self.loop = loop
     self.group = ConnectionGroup(
-      router: router, configuration: configuration, httpResponder: httpResponder)
+      router: router, configuration: configuration, httpResponder: httpResponder,
+      metrics: metrics?.shard(for: loop))
     self.readBuffer = .allocate(byteCount: 64 << 10, alignment: 16)
   }
 

@@ -49,18 +49,23 @@ final class WebCall: ServerCallSink {
   }
 
   /// Starts the call on `service`'s handler and hands it the request's
-  /// messages; false when the service has no handler for the method.
+  /// messages; false when the service does not list the method.
   func run(
     service: any GRPCService, serviceName: String, method: String, metadata: Metadata,
     deadline: Duration?, messages: [[UInt8]]
   ) -> Bool {
+    guard service.methodNames.contains(method) else { return false }
+    // Counted in the same gRPC series as a native call of the method: the
+    // same handler runs it, and `http_requests_total` tells the faces apart.
     let call = ServerCall(
       service: serviceName, method: method, metadata: metadata,
-      deadline: deadline.map { exchange.scheduler.now + $0 }, stream: record, sink: self)
+      deadline: deadline.map { exchange.scheduler.now + $0 }, stream: record, sink: self,
+      metrics: exchange.metrics?.method(service: serviceName, method: method))
     guard let handler = service.makeHandler(method: method, call: call) else {
-      call.detach()
-      return false
+      call.finish(GRPCStatus(.unimplemented, "unknown method \(method) for service \(serviceName)"))
+      return true
     }
+    call.countReceived(messages.count)
     self.call = call
     self.handler = handler
     exchange.onCancel = { [weak self] in self?.exchangeCancelled() }
@@ -152,6 +157,7 @@ final class WebCall: ServerCallSink {
   var inLoop: Bool { exchange.scheduler.inLoop }
   var loopExecutor: any LoopExecutor { exchange.scheduler.loopExecutor }
   var now: ContinuousClock.Instant { exchange.scheduler.now }
+  var peer: String? { exchange.peer }
 
   func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork {
     exchange.scheduler.schedule(after: delay, work)

@@ -33,6 +33,20 @@ public final class WebRPCFace: Sendable {
     router.namesService(Array(path.utf8))
   }
 
+  /// The `route` label of a request to `path`: the method's path when the
+  /// service has it, one label for all the rest, so made-up method names
+  /// cannot make new series.
+  public func routeLabel(path: String) -> String {
+    guard case .found = router.route(path: path) else { return "unknown method" }
+    return path
+  }
+
+  /// The `face` label: which web protocol the request speaks.
+  public static func faceLabel(_ request: HTTPRequest) -> String {
+    let contentType = request.headers["content-type"] ?? ""
+    return contentType.hasPrefix("application/grpc-web") ? "grpc-web" : "connect"
+  }
+
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
     let methodTraits = traits[request.path] ?? RPCMethodTraits()
     let allowed = methodTraits.sideEffectFree ? ["GET", "POST"] : ["POST"]

@@ -15,13 +15,17 @@
   @inlinable var count: Int { waiting.count }
 
   /// Keeps the newer of the waiting and the offered event.
-  @inlinable mutating func offer(_ event: Event) {
+  /// True when the widget already had an event waiting: one of the two
+  /// will never be sent (coalesced).
+  @discardableResult
+  @inlinable mutating func offer(_ event: Event) -> Bool {
     if let current = waiting[event.widgetID] {
       if event.revision > current.revision { waiting[event.widgetID] = event }
-      return
+      return true
     }
     waiting[event.widgetID] = event
     order.append(event.widgetID)
+    return false
   }
 
   /// The oldest waiting event that `isDue` accepts, taken out of the queue.

@@ -55,14 +55,17 @@ public struct SubscriberQueue<Event: SubscriptionEvent> {
     minIntervalMs == 0 && event.revision > floor && isEmpty
   }
 
-  /// A change made after the subscription was attached.
-  @inlinable public mutating func offer(_ event: Event) {
-    guard event.revision > floor else { return }
+  /// A change made after the subscription was attached. True when it
+  /// coalesced with an event of the same widget still waiting, so one of
+  /// the two will never be sent.
+  @discardableResult
+  @inlinable public mutating func offer(_ event: Event) -> Bool {
+    guard event.revision > floor else { return false }
     if synced != nil, initial.contains(event.widgetID) {
       // Still owed its initial state: send the newer one in its place.
-      initial.offer(event)
+      return initial.offer(event)
     } else {
-      live.offer(event)
+      return live.offer(event)
     }
   }
 

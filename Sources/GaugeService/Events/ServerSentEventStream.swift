@@ -23,6 +23,7 @@ final class ServerSentEventStream: InboxSubscriber {
   private var live = false
   private var keepaliveTimer: ScheduledWork?
   private var intervalWake: IntervalWake?
+  private var counts: SubscriptionMetrics.FaceCounts?
 
   /// About one socket write's worth: past it, events wait (coalesced) for
   /// the socket to drain.
@@ -46,6 +47,8 @@ final class ServerSentEventStream: InboxSubscriber {
       filter: filter, sinceRevision: sinceRevision, includeSnapshot: true,
       minIntervalMs: minIntervalMs)
     exchange.startStream(status: 200, headers: Self.responseHeaders)
+    counts = SubscriptionMetrics.on(exchange.metrics, face: .events)
+    counts?.open += 1
     // Strong captures: the exchange drops both when it ends.
     exchange.onOutboundDrained = { [self] in pump() }
     exchange.onCancel = { [self] in detach() }
@@ -56,6 +59,8 @@ final class ServerSentEventStream: InboxSubscriber {
   private func detach() {
     inbox?.detach(self)
     inbox = nil
+    counts?.open -= 1
+    counts = nil
     keepaliveTimer?.cancel()
     keepaliveTimer = nil
     intervalWake?.cancel()
@@ -70,7 +75,7 @@ final class ServerSentEventStream: InboxSubscriber {
       send(event, caughtUp: true)
       return true
     }
-    queue.offer(event)
+    if queue.offer(event) { SubscriptionMetrics.on(exchange.metrics)?.coalescedEvent() }
     return false
   }
 
@@ -94,6 +99,7 @@ final class ServerSentEventStream: InboxSubscriber {
   }
 
   private func send(_ event: SharedEvent, caughtUp: Bool) {
+    counts?.sent &+= 1
     let encoded = event.encoded(by: ServerSentEventEncoding.self)
     exchange.write(caughtUp ? ServerSentEventEncoding.idLine(event.revision) + encoded : encoded)
   }

@@ -27,9 +27,13 @@ final class PublishValuesHandler: RPCHandler {
   /// Rejections reported in the summary; the count covers all of them.
   static let reportedRejections = 100
 
+  /// This loop's write counters, when the server keeps metrics.
+  private let metrics: WriteMetrics?
+
   init(call: ServerCall, store: any WidgetStore) {
     self.call = call
     self.store = store
+    self.metrics = WriteMetrics.on(call.loopMetrics)
   }
 
   func receive(message: [UInt8]) {
@@ -61,7 +65,9 @@ final class PublishValuesHandler: RPCHandler {
     guard !batch.isEmpty else { return }
     let failures = store.setValues(batch)
     accepted += UInt64(batch.count - failures.count)
+    metrics?.published("accepted", count: batch.count - failures.count)
     for failure in failures {
+      metrics?.rejected(failure.error)
       let status = failure.error.grpcStatus
       reject(
         at: batchStart + UInt64(failure.offset), id: batch[failure.offset].id, status.code,
@@ -99,6 +105,7 @@ final class PublishValuesHandler: RPCHandler {
 
   private func reject(at index: UInt64, id: String, _ code: GRPCStatus.Code, _ message: String) {
     rejected += 1
+    metrics?.published(code.goName)
     guard rejections.count < Self.reportedRejections else { return }
     rejections.append(
       PublishRejection(index: index, id: id, code: code.rawValue, message: message))

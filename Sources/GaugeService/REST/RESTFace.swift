@@ -19,6 +19,16 @@ public final class RESTFace: HTTPResponder {
       || (path.hasPrefix("/widgets/") && path != RESTRoute.eventsPath)
   }
 
+  /// The `route` label of a request to `path`: the resource's template.
+  public static func routeLabel(path: String) -> String {
+    switch RESTRoute(path: path) {
+    case .widgets: "/widgets"
+    case .widget: "/widgets/{id}"
+    case .values: "/values"
+    case .unknown: "unknown path"
+    }
+  }
+
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
     let outcome: RESTOutcome
     do throws(RESTProblem) {

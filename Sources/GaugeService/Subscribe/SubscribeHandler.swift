@@ -21,6 +21,9 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
   private var started = false
   /// Only for a `min_interval_ms`.
   private var intervalWake: IntervalWake?
+  /// This loop's counts for the call's face, once attached, when the
+  /// server keeps metrics.
+  private var counts: SubscriptionMetrics.FaceCounts?
 
   /// Bytes queued on the stream before the handler stops encoding and waits
   /// for flow control: about one DATA frame's worth, so the latest state is
@@ -52,6 +55,8 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
     // both in the initial state and offered live, and the queue drops the
     // live copy by revision; attaching later could miss it.
     inbox = context.hub.attach(self, call: call)
+    counts = SubscriptionMetrics.on(call.loopMetrics, face: call.isWebCall ? .web : .grpc)
+    counts?.open += 1
     queue = context.startQueue(
       filter: filter, sinceRevision: query.sinceRevision, includeSnapshot: query.includeSnapshot,
       minIntervalMs: Int64(query.minIntervalMs))
@@ -76,6 +81,8 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
   private func detach() {
     inbox?.detach(self)
     inbox = nil
+    counts?.open -= 1
+    counts = nil
     intervalWake?.cancel()
     intervalWake = nil
     call.onOutboundDrained = nil
@@ -96,9 +103,10 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
   func offer(_ event: SharedEvent) -> Bool {
     if call.pendingOutboundBytes < Self.lowWaterBytes, queue.sendsDirect(event) {
       call.send(framed: event.framed)
+      counts?.sent &+= 1
       return true
     }
-    queue.offer(event)
+    if queue.offer(event) { SubscriptionMetrics.on(call.loopMetrics)?.coalescedEvent() }
     return false
   }
 
@@ -112,6 +120,7 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
       switch output {
       case .event(let event):
         call.send(framed: event.framed)
+        counts?.sent &+= 1
       case .synced(let revision):
         call.send(message: WidgetWire.encodeWidgetEvent(.synced(revision: revision)))
         // The snapshot's burst is over; live changes may be rare.

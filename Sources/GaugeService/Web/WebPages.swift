@@ -20,6 +20,14 @@ public struct WebPages: HTTPResponder {
 
   /// Whether a path is one of this face's (the rest is for other faces,
   /// or 404).
+  /// The route a request is counted under: a template, so that metrics
+  /// have one series per page, not one per path a client made up.
+  static func routeLabel(path: String) -> String {
+    if path.hasPrefix("/playground/") { return "/playground/{id}" }
+    if path.hasPrefix("/assets/") { return "/assets/{file}" }
+    return path
+  }
+
   static func serves(path: String) -> Bool {
     path == "/" || path == "/index.txt" || path == "/playground"
       || path.hasPrefix("/playground/") || path.hasPrefix("/assets/")

@@ -2,38 +2,53 @@ import GRPCTransport
 
 /// Picks the HTTP face for a request that is not a gRPC call, by path:
 /// a service method's path goes to gRPC-Web and Connect; then live events,
-/// the REST resources, the pages (the dashboard and its files, the index);
-/// anything else is 404.
+/// the REST resources, metrics, the pages (the dashboard and its files, the
+/// index); anything else is 404. Each request is counted under its face and
+/// route when the loop keeps metrics.
 public final class WebRouter: HTTPResponder {
   private let rpc: WebRPCFace?
   private let rest: RESTFace
   private let events: EventsFace
   private let pages: WebPages
+  private let metrics: MetricsFace?
 
   /// `assets`: the dashboard's files, those embedded in the binary unless a
   /// test brings its own.
   public init(
     rpc: WebRPCFace? = nil, rest: RESTFace, events: EventsFace, index: IndexPage,
-    assets: WebAssetCatalogue = .embedded()
+    assets: WebAssetCatalogue = .embedded(), metrics: MetricsFace? = nil
   ) {
     self.rpc = rpc
     self.rest = rest
     self.events = events
     self.pages = WebPages(assets: assets, index: index)
+    self.metrics = metrics
   }
 
   public var answersWebRPC: Bool { rpc != nil }
 
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
     if let rpc, rpc.serves(path: request.path) {
-      rpc.handle(request, exchange: exchange)
+      let metered = MeteredExchange.wrap(
+        exchange, face: WebRPCFace.faceLabel(request), route: rpc.routeLabel(path: request.path))
+      rpc.handle(request, exchange: metered)
     } else if request.path == EventsFace.path {
-      events.handle(request, exchange: exchange)
+      events.handle(
+        request, exchange: MeteredExchange.wrap(exchange, face: "events", route: EventsFace.path))
     } else if RESTFace.handles(path: request.path) {
-      rest.handle(request, exchange: exchange)
+      let metered = MeteredExchange.wrap(
+        exchange, face: "rest", route: RESTFace.routeLabel(path: request.path))
+      rest.handle(request, exchange: metered)
+    } else if let metrics, request.path == MetricsFace.path {
+      metrics.handle(
+        request, exchange: MeteredExchange.wrap(exchange, face: "metrics", route: MetricsFace.path))
     } else if WebPages.serves(path: request.path) {
-      pages.handle(request, exchange: exchange)
+      pages.handle(
+        request,
+        exchange: MeteredExchange.wrap(
+          exchange, face: "pages", route: WebPages.routeLabel(path: request.path)))
     } else {
+      let exchange = MeteredExchange.wrap(exchange, face: "none", route: "unknown path")
       exchange.respond(
         ProblemDetails(
           status: 404,

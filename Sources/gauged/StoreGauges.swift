@@ -1,0 +1,39 @@
+import GaugeDomain
+import GaugeMetrics
+import GaugeStore
+
+/// gauged's own figures read at scrape time: widgets and the revision from
+/// the store, and the writer's queue and failures when there is a disk.
+struct StoreGauges: Sendable {
+  let store: InMemoryWidgetStore
+  let persistence: SQLiteWidgetPersistence?
+
+  func families() -> [MetricFamily] {
+    let census = store.census
+    var families = [
+      MetricFamily(
+        name: "gauged_widgets", help: "Widgets in the store.", kind: .gauge,
+        series: [MetricSeries(Double(census.widgets))]),
+      MetricFamily(
+        name: "gauged_revision", help: "The last revision the store gave a change.",
+        kind: .gauge, series: [MetricSeries(Double(census.lastRevision))]),
+    ]
+    guard let persistence else { return families }
+    let statistics = persistence.statistics
+    families += [
+      MetricFamily(
+        name: "gauged_store_queue_depth", help: "Changes recorded and not yet committed.",
+        kind: .gauge, series: [MetricSeries(Double(persistence.queueDepth))]),
+      MetricFamily(
+        name: "gauged_store_commits_total", help: "Store transactions that committed changes.",
+        kind: .counter, series: [MetricSeries(Double(statistics.commits))]),
+      MetricFamily(
+        name: "gauged_store_failures_total", help: "Store transactions that failed.",
+        kind: .counter, series: [MetricSeries(Double(statistics.failedCommits))]),
+      MetricFamily(
+        name: "gauged_store_commit_seconds", help: "Time the store's committed transactions took.",
+        kind: .histogram, series: [MetricSeries(value: .histogram(persistence.commitSeconds))]),
+    ]
+    return families
+  }
+}
