@@ -97,11 +97,12 @@ let package = Package(
       swiftSettings: hotPath
     ),
     // The client side of gRPC: a connection state machine on an nghttp2
-    // client session, its socket glue, and a blocking wrapper. It does not
-    // link the server.
+    // client session, its socket glue, and a blocking wrapper. Calls may
+    // speak gRPC-Web or Connect streaming instead, over the same HTTP/2. It
+    // does not link the server.
     .target(
       name: "GRPCClient",
-      dependencies: ["GRPCCore", "HTTP2", "GaugeIO", "CNGHTTP2"],
+      dependencies: ["GRPCCore", "HTTP2", "GaugeIO", "GaugeJSON", "CNGHTTP2"],
       swiftSettings: hotPath
     ),
     // gauge.v1.WidgetService handlers.
