@@ -69,6 +69,9 @@ let package = Package(
     // the events face and gaugectl share it.
     .target(
       name: "WidgetJSON", dependencies: ["GaugeDomain", "GaugeJSON"], swiftSettings: hotPath),
+    // Protobuf binary <-> the proto3 JSON mapping, guided by protobuf-c's
+    // descriptors, for the Connect face's JSON. Generic: knows no widgets.
+    .target(name: "ProtoJSON", dependencies: ["CProtobufC", "GaugeJSON"], swiftSettings: hotPath),
     // Plain Swift: widgets, validation, merge, revisions, the store protocol.
     .target(name: "GaugeDomain", swiftSettings: hotPath),
     // protobuf-c structs <-> domain values; google.rpc.Status details.
@@ -110,7 +113,8 @@ let package = Package(
       name: "GaugeService",
       dependencies: [
         "GRPCCore",
-        "WidgetJSON", "GaugeDomain", "GaugeWire", "GRPCTransport", "GaugeJSON",
+        "WidgetJSON", "GaugeDomain", "GaugeWire", "GRPCTransport", "GaugeJSON", "ProtoJSON",
+        "GaugeProtos",
       ],
       swiftSettings: hotPath
     ),
@@ -194,6 +198,9 @@ let package = Package(
 
     .testTarget(name: "GaugeJSONTests", dependencies: ["GaugeJSON"], swiftSettings: strict),
     .testTarget(name: "GaugeDomainTests", dependencies: ["GaugeDomain"], swiftSettings: strict),
+    .testTarget(
+      name: "ProtoJSONTests", dependencies: ["ProtoJSON", "GaugeProtos", "CProtobufC"],
+      swiftSettings: strict),
     .testTarget(
       name: "GaugeWireTests",
       dependencies: ["GaugeWire", "GaugeDomain", "GaugeProtos", "CProtobufC"],

@@ -33,6 +33,10 @@ struct FuzzedServer {
     let services: [any GRPCService] = [widgets, health] + reflection
     router = Router(services: services)
     web = WebRouter(
+      rpc: WebRPCFace(
+        services: services, traits: EmbeddedMethodTraits.byPath,
+        jsonCodecs: WidgetServiceJSON.codecs,
+        configuration: ServerConfiguration()),
       rest: RESTFace(store: store), events: EventsFace(store: store, hub: hub),
       index: IndexPage(
         serverName: "gauged/fuzz", services: services.map(\.serviceName)))

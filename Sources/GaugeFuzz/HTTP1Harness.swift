@@ -3,8 +3,9 @@ import GRPCTransportTesting
 import GaugeService
 
 /// Runs an input as the raw bytes an HTTP/1.1 client sends after accept,
-/// to a session whose responder is gauged's web router (REST, live events,
-/// the index page) over the in-memory store, on a manual clock.
+/// to a session whose responder is gauged's web router (gRPC-Web, Connect,
+/// REST, live events, the index page) over the in-memory store, on a
+/// manual clock.
 ///
 /// The input starts with a few bytes of its own: limits, then how many
 /// reads the rest arrives in, and for each cut where it falls and how far
@@ -19,7 +20,8 @@ import GaugeService
 ///   that could not be read;
 /// - a problem answer is not a well-formed problem+json;
 /// - once the input ended and every timer had its time, the session is
-///   still alive for anything but a live event stream;
+///   still alive for anything but a live event stream (SSE, or Subscribe
+///   over gRPC-Web or Connect);
 /// - once the connection is lost, an exchange or a subscriber is left;
 /// - the store holds a widget that validation would refuse.
 public enum HTTP1Harness {
@@ -143,6 +145,11 @@ public enum HTTP1Harness {
       return reader
     }
 
+    static let liveRPCTypes: Set<String> = [
+      "application/grpc-web+proto", "application/grpc-web-text+proto", "application/connect+proto",
+      "application/connect+json",
+    ]
+
     /// A session that outlives its input and every timer may only be
     /// serving a live event stream. Answers before it went out whole and
     /// those after it wait, so it is the last answer written: still open
@@ -155,6 +162,12 @@ public enum HTTP1Harness {
         let streaming = request.method == "HEAD" || !response.isComplete
         if request.path == EventsFace.path, response.status == 200,
           response.field("content-type") == "text/event-stream", streaming
+        {
+          return
+        }
+        // A subscription over gRPC-Web or Connect is just as live.
+        if request.path == "/gauge.v1.WidgetService/Subscribe", response.status == 200,
+          Self.liveRPCTypes.contains(response.field("content-type") ?? ""), streaming
         {
           return
         }

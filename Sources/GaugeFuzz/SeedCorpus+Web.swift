@@ -16,6 +16,15 @@ extension SeedCorpus {
     """
 
   /// A request with a body and its `content-length`.
+  /// `GetWidgetRequest { id: "cpu" }`.
+  static let getCPU = "\u{0A}\u{03}cpu"
+
+  /// gRPC's five-byte prefix, which gRPC-Web and Connect's envelopes share,
+  /// for a message of single-byte characters.
+  static func framed(_ message: String) -> String {
+    "\0\0\0\0" + String(UnicodeScalar(UInt8(message.utf8.count))) + message
+  }
+
   static func request(
     _ method: String, _ target: String, type: String? = nil, body: String = "",
     fields: [String] = []
@@ -123,6 +132,33 @@ extension SeedCorpus {
           request("PUT", "/widgets/big", type: "application/json", body: cpuWidget)
             + "GET /widgets HTTP/1.1\r\nHost: ga",
           limits: 0x0F, cuts: [(300, 5), (330, 20)])
+      ),
+      (
+        "grpc-web-unary-and-text",
+        http1Input(
+          request(
+            "POST", "/gauge.v1.WidgetService/GetWidget", type: "application/grpc-web+proto",
+            body: framed(getCPU), fields: ["X-Grpc-Web: 1", "Grpc-Timeout: 2S"])
+            + request(
+              "POST", "/gauge.v1.WidgetService/GetWidget", type: "application/grpc-web-text",
+              body: "AAAAAAU=CgNjcHU=")
+            + request(
+              "POST", "/gauge.v1.WidgetService/PublishValues", type: "application/grpc-web",
+              body: framed("\u{0A}\u{03}cpu\u{11}\0\0\0\0\0\0\u{F0}?")))
+      ),
+      (
+        "connect-unary-get-and-stream",
+        http1Input(
+          request(
+            "POST", "/gauge.v1.WidgetService/GetWidget", type: "application/proto", body: getCPU)
+            + request(
+              "GET",
+              "/gauge.v1.WidgetService/ListWidgets?connect=v1&encoding=proto&base64=1&message=EgI",
+              fields: ["Connect-Timeout-Ms: 100"])
+            + request(
+              "POST", "/gauge.v1.WidgetService/Subscribe", type: "application/connect+proto",
+              body: framed("\u{12}\u{01}c"), fields: ["Connect-Protocol-Version: 1"]),
+          cuts: [(200, 2)])
       ),
       (
         "grpc-over-http1",

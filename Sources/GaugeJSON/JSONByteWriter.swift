@@ -25,8 +25,42 @@ public struct JSONByteWriter {
     separate()
     bytes.append(UInt8(ascii: "\""))
     name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+    // Two appends: an array literal here would be allocated per key.
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(UInt8(ascii: ":"))
     valueFollowsKey = true
+  }
+
+  /// A member's key laid out once, quoted and escaped, with its colon, for
+  /// keys written over and over (a schema's field names): one append.
+  public struct Key: Sendable {
+    let bytes: [UInt8]
+
+    public init(_ name: String) {
+      bytes = Array(JSONWriter.quoted(name).utf8) + [UInt8(ascii: ":")]
+    }
+  }
+
+  public mutating func key(_ key: Key) {
+    separate()
+    bytes.append(contentsOf: key.bytes)
+    valueFollowsKey = true
+  }
+
+  /// A string given as valid UTF-8 (a protobuf string read off the wire),
+  /// escaped as `string(_:)` escapes it; no String is made unless something
+  /// needs escaping.
+  public mutating func string(utf8 text: UnsafeRawBufferPointer) {
+    separate()
+    let text = UnsafeBufferPointer(
+      start: text.baseAddress?.assumingMemoryBound(to: UInt8.self), count: text.count)
+    for byte in text where JSONWriter.needsEscape(byte) {
+      bytes.append(contentsOf: JSONWriter.quoted(String(decoding: text, as: UTF8.self)).utf8)
+      return
+    }
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(contentsOf: text)
+    bytes.append(UInt8(ascii: "\""))
   }
 
   public mutating func string(_ text: String) {
@@ -57,18 +91,25 @@ public struct JSONByteWriter {
     bytes.append(contentsOf: JSONWriter.format(value).utf8)
   }
 
-  /// A whole number, written digit by digit.
+  /// A whole number.
   public mutating func integer(_ value: UInt64) {
     separate()
-    guard value > 0 else { return bytes.append(UInt8(ascii: "0")) }
-    var digits: (UInt64, UInt8) = (1, 0)
-    while digits.0 <= value / 10 { digits.0 *= 10 }
-    var rest = value
-    while digits.0 > 0 {
-      digits.1 = UInt8(rest / digits.0)
-      bytes.append(UInt8(ascii: "0") + digits.1)
-      rest %= digits.0
-      digits.0 /= 10
+    Self.appendDecimal(value, to: &bytes)
+  }
+
+  /// The decimal digits of `value`, for numbers laid out inside `raw` (a
+  /// protobuf 64-bit integer, which JSON carries in quotes).
+  public static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+    // Laid out from the last digit in a stack buffer, appended once.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var rest = value
+      var start = 20
+      repeat {
+        start -= 1
+        digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+      } while rest > 0
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
     }
   }
 

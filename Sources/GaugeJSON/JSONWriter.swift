@@ -60,7 +60,7 @@ public enum JSONWriter {
     if number == number.rounded(), abs(number) <= 9_007_199_254_740_992 {
       return String(Int64(number))
     }
-    return "\(number)"
+    return number.description
   }
 
   /// True when `text` is written as it is between the quotes.
@@ -70,7 +70,7 @@ public enum JSONWriter {
 
   /// A byte that may start something `writeString` escapes: a control
   /// character, a quote, a backslash, or the lead byte of a C1 character.
-  private static func needsEscape(_ byte: UInt8) -> Bool {
+  static func needsEscape(_ byte: UInt8) -> Bool {
     byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
       || byte == 0xC2
   }

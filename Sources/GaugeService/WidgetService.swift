@@ -8,10 +8,11 @@ import GaugeWire
 /// once the store says it is durable.
 public struct WidgetService: GRPCService {
   public let serviceName = "gauge.v1.WidgetService"
-  public let methodNames = [
+  public static let methods = [
     "PutWidget", "UpdateWidget", "GetWidget", "ListWidgets", "DeleteWidget", "PublishValues",
     "Subscribe",
   ]
+  public var methodNames: [String] { Self.methods }
 
   private let store: any WidgetStore
   private let subscriptions: SubscriptionContext

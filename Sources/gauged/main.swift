@@ -71,7 +71,7 @@ let health = HealthService(
 let services: [any GRPCService] = [widgets, health] + reflection
 let web = WebRouter(
   rpc: WebRPCFace(
-    services: services, traits: EmbeddedMethodTraits.byPath, jsonCodecs: [:],
+    services: services, traits: EmbeddedMethodTraits.byPath, jsonCodecs: WidgetServiceJSON.codecs,
     configuration: configuration),
   rest: RESTFace(store: store), events: EventsFace(store: store, hub: hub),
   index: IndexPage(

@@ -214,6 +214,14 @@ import Testing
     #expect(service.handlers.isEmpty)
   }
 
+  @Test func anotherConnectProtocolVersionIsRefused() {
+    let exchange = send(
+      "/test.Echo/Echo", contentType: "application/proto", body: [],
+      headers: [("connect-protocol-version", "2")])
+    #expect(exchange.responses[0].status == 400)
+    #expect(service.handlers.isEmpty)
+  }
+
   @Test func gzipRequestBodyIsInflated() {
     let body = GzipDeflater().deflate(Array("packed".utf8))!
     let exchange = send(

@@ -1,3 +1,4 @@
+import GRPCCore
 import HTTP2
 
 /// Requests that are not gRPC calls, handed to the HTTP faces through an
@@ -7,7 +8,11 @@ extension GRPCServerConnection {
     var fields = HTTPFields()
     if !head.contentType.isEmpty { fields.append("content-type", head.contentType) }
     for (key, value) in head.metadata {
-      if case .text(let text) = value { fields.append(key, text) }
+      switch value {
+      case .text(let text): fields.append(key, text)
+      // Decoded as gRPC metadata; a web call reads `-bin` fields as HTTP sent them.
+      case .binary(let bytes): fields.append(key, Base64.encode(bytes))
+      }
     }
     let request = HTTPRequest(
       method: head.methodText, target: head.pathText, headers: fields, version: .http2)

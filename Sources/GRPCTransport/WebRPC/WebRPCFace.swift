@@ -102,6 +102,10 @@ public final class WebRPCFace: Sendable {
     let deadline: Duration?
     let messages: [[UInt8]]
     do throws(GRPCStatus) {
+      if codec != nil, let version = request.headers["connect-protocol-version"], version != "1" {
+        throw GRPCStatus(
+          .invalidArgument, "connect-protocol-version must be 1, got \"\(version)\"")
+      }
       deadline = try Self.timeout(kind, request.headers)
       messages = try WebRequestBody(
         kind: kind, headers: request.headers, maxMessageBytes: maxMessageBytes, json: json

@@ -15,6 +15,11 @@ public struct IndexPage: HTTPResponder {
     lines += services.map { "  " + $0 }
     lines += [
       "",
+      "gRPC-Web and Connect (HTTP/1.1 or HTTP/2), the same methods at /{service}/{method}:",
+      "  application/grpc-web+proto, application/grpc-web-text+proto",
+      "  application/proto, application/json, application/connect+proto, application/connect+json",
+      "  GET ?connect=v1&encoding=json&message=...   (GetWidget, ListWidgets)",
+      "",
       "REST/JSON (HTTP/1.1 or HTTP/2):",
       "  GET    /widgets?prefix=&page_size=&page_token=",
       "  POST   /widgets",
