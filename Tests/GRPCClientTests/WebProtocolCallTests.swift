@@ -48,6 +48,19 @@ import Testing
     #expect(handler.messages.isEmpty)
   }
 
+  @Test func grpcWebTrailersCarryBinaryMetadata() {
+    let pair = InMemoryPair(servesWebProtocols: true)
+    var metadata = Metadata()
+    metadata.add("x-raw-bin", .binary([0, 1, 0xFF]))
+    let (call, handler) = pair.call("Echo", callProtocol: .grpcWeb, metadata: metadata)
+    call.send(bytes("ping"))
+    call.closeSend()
+    pair.exchange()
+    #expect(handler.texts == ["ping"])
+    #expect(handler.status == .ok)
+    #expect(handler.trailers?["x-raw-bin"] == .binary([0, 1, 0xFF]))
+  }
+
   @Test func connectReadsTheErrorOfTheEndOfStreamMessage() {
     let pair = InMemoryPair(servesWebProtocols: true)
     // Connect streaming to a unary method is refused in the end-of-stream
