@@ -42,24 +42,30 @@ VENV_STAMP := $(VENV)/.gauged-stamp
 E2E_REQUIREMENTS := Tests/e2e/requirements.txt
 
 SWIFT_BUILD := $(SWIFT) build --scratch-path $(BUILD_DIR)
-FORMAT_PATHS := Sources Tests Package.swift
+FORMAT_PATHS := Sources Tests Package.swift Examples
 
-.PHONY: help deps venv build release run protos check-protos format lint unit e2e sanitize fuzz fuzz-check test bench profile clean-venv
+.PHONY: help deps venv build release run host-metrics protos check-protos web-assets check-web-assets web-unit screenshots bench-dashboard format lint unit e2e sanitize fuzz fuzz-check test bench profile clean-venv
 
 help:
 	@echo "make run           deps + release build, then start gauged on $(LISTEN) (ARGS=... for more flags)"
-	@echo "make test          deps + venv + check-protos + lint + build + unit + e2e + sanitize + fuzz-check (what CI runs)"
+	@echo "make test          deps + venv + check-protos + check-web-assets + lint + build + unit + web-unit + e2e"
+	@echo "                   + sanitize + fuzz-check (what CI runs)"
 	@echo "make deps          install missing Debian packages"
 	@echo "make venv          Python virtualenv for the e2e tests ($(VENV))"
 	@echo "make build|release debug | release swift build (BUILD_DIR=$(BUILD_DIR))"
+	@echo "make host-metrics  run Examples/host-metrics against \$$GAUGED_SERVER (ARGS=--server ADDRESS)"
 	@echo "make protos        regenerate Sources/GaugeProtos from proto/"
 	@echo "make check-protos  fail when Sources/GaugeProtos is stale"
+	@echo "make web-assets    re-embed web/ into Sources/GaugeWebAssets (check-web-assets: fail when stale)"
+	@echo "make web-unit      node --test on the dashboard's modules (Tests/web)"
+	@echo "make screenshots   docs/screenshots from headless Chromium (every style and family, light and dark)"
 	@echo "make format|lint   swift format in place | lint --strict"
 	@echo "make unit|e2e      swift test | pytest Tests/e2e against $(BUILD_DIR)/debug/gauged"
 	@echo "make sanitize      unit and e2e tests again under AddressSanitizer, leaks checked ($(SANITIZE_DIR))"
 	@echo "make fuzz          libFuzzer on each harness for FUZZ_SECONDS (default 60), under AddressSanitizer"
 	@echo "make fuzz-check    the fuzzer build, each corpus input once (no fuzzing)"
-	@echo "make bench         release build, every benchmark scenario, bench/results.md (QUICK=1: ~1 min)"
+	@echo "make bench         release build, every benchmark scenario, bench/results.md (QUICK=1: ~1 min),"
+	@echo "                   then bench-dashboard: 1,000 widgets in headless Chromium, bench/dashboard.md"
 	@echo "make profile       one scenario (SCENARIO=unary|publish|fanout|connections|store) under perf"
 
 deps:
@@ -83,11 +89,29 @@ release:
 run: deps release
 	exec $(BUILD_DIR)/release/gauged --listen $(LISTEN) $(ARGS)
 
+# The client library's example: this host's metrics as gauges, every second,
+# to --server (default $GAUGED_SERVER, then 127.0.0.1:50051).
+host-metrics: build
+	exec $(BUILD_DIR)/debug/host-metrics $(ARGS)
+
 protos:
 	scripts/generate-protos
 
 check-protos:
 	scripts/generate-protos --check
+
+web-assets:
+	scripts/generate-web-assets
+
+check-web-assets:
+	scripts/generate-web-assets --check
+
+# The drawing and model modules need no browser: Node's own test runner.
+web-unit:
+	node --test Tests/web/
+
+screenshots: venv build
+	$(VENV_PY) scripts/screenshots --gauged "$(abspath $(BUILD_DIR))/debug/gauged"
 
 format:
 	$(SWIFT) format format --in-place --recursive $(FORMAT_PATHS)
@@ -112,10 +136,17 @@ fuzz-check:
 	SWIFT="$(SWIFT)" scripts/fuzz "$(FUZZ_DIR)" 0
 
 # Order matters; .NOTPARALLEL keeps it even under -j.
-test: deps venv check-protos lint build unit e2e sanitize fuzz-check
+test: deps venv check-protos check-web-assets lint build unit web-unit e2e sanitize fuzz-check
 
-bench: deps
+bench: deps venv
 	$(PYTHON) scripts/bench --build-dir $(BUILD_DIR) $(if $(QUICK),--quick) $(BENCH_ARGS)
+	$(MAKE) bench-dashboard
+
+# The page, not the server, is what this measures; it runs the release build
+# `make bench` made (or the debug one when there is none).
+bench-dashboard: venv
+	$(VENV_PY) scripts/bench-dashboard $(if $(QUICK),--seconds 3) \
+	  --gauged "$(abspath $(BUILD_DIR))/$(if $(wildcard $(BUILD_DIR)/release/gauged),release,debug)/gauged"
 
 profile: deps
 	$(PYTHON) scripts/bench --build-dir $(BUILD_DIR) $(if $(QUICK),--quick) --profile $(SCENARIO) $(BENCH_ARGS)

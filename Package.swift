@@ -15,11 +15,13 @@ let hotPath: [SwiftSetting] =
 let package = Package(
   name: "gauged",
   products: [
+    .library(name: "GaugeClient", targets: ["GaugeClient"]),
     .executable(name: "gauged", targets: ["gauged"]),
     .executable(name: "gauged-interop-server", targets: ["gauged-interop-server"]),
     .executable(name: "gaugectl", targets: ["gaugectl"]),
     .executable(name: "gauge-bench", targets: ["gauge-bench"]),
     .executable(name: "gauge-fuzz", targets: ["gauge-fuzz"]),
+    .executable(name: "host-metrics", targets: ["host-metrics"]),
   ],
   targets: [
     // C libraries, each behind one small shim header.
@@ -58,6 +60,9 @@ let package = Package(
     // The serialized FileDescriptorSet of proto/, for server reflection
     // (scripts/generate-protos).
     .target(name: "GaugeDescriptorSet"),
+    // The files under web/ (the dashboard), embedded as C byte arrays
+    // (scripts/generate-web-assets).
+    .target(name: "GaugeWebAssets"),
     // protobuf-c plumbing shared by the standard and interop services.
     .target(name: "ProtobufCSupport", dependencies: ["CProtobufC"], swiftSettings: strict),
 
@@ -108,13 +113,20 @@ let package = Package(
       dependencies: ["GRPCCore", "HTTP2", "GaugeIO", "GaugeJSON", "CNGHTTP2"],
       swiftSettings: hotPath
     ),
+    // The Swift client library for services: async widget calls, a
+    // back-pressured publisher, resuming subscriptions, on GRPCClient.
+    .target(
+      name: "GaugeClient",
+      dependencies: ["GRPCClient", "GRPCCore", "GaugeIO", "GaugeWire", "GaugeDomain"],
+      swiftSettings: strict
+    ),
     // gauge.v1.WidgetService handlers.
     .target(
       name: "GaugeService",
       dependencies: [
         "GRPCCore",
         "WidgetJSON", "GaugeDomain", "GaugeWire", "GRPCTransport", "GaugeJSON", "ProtoJSON",
-        "GaugeProtos",
+        "GaugeProtos", "GaugeWebAssets",
       ],
       swiftSettings: hotPath
     ),
@@ -174,6 +186,12 @@ let package = Package(
       dependencies: ["GRPCClient", "GRPCCore", "GaugeIO", "GaugeWire", "GaugeDomain"],
       swiftSettings: hotPath
     ),
+
+    // An example on the client library: this host's CPU, memory, disk and
+    // load as gauges, every second.
+    .executableTarget(
+      name: "host-metrics", dependencies: ["GaugeClient"], path: "Examples/host-metrics",
+      swiftSettings: strict),
 
     // ManualScheduler and ImmediateExecutor: connections driven in memory.
     .target(
@@ -250,6 +268,11 @@ let package = Package(
       dependencies: [
         "GRPCClient", "GRPCCore", "GRPCTransport", "GRPCTransportTesting", "GaugeIO", "CNGHTTP2",
       ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "GaugeClientTests",
+      dependencies: ["GaugeClient", "GRPCCore", "GRPCTransport", "GaugeIO"],
       swiftSettings: strict
     ),
     .testTarget(

@@ -268,6 +268,20 @@ import Testing
     #expect(exchange.streamFinished)
   }
 
+  @Test func aStreamCutByTheServerStoppingEndsWithUnavailable() {
+    // A stopping server's exchange tells the face, then ends the body.
+    let exchange = send(
+      "/test.Echo/Hold", contentType: "application/connect+proto", body: Self.framed("x"))
+    service.handlers[0].call.sendInitialMetadata(Metadata())
+    exchange.cancel()
+    #expect(
+      exchange.streamed
+        == Self.framed(
+          #"{"error":{"code":"unavailable","message":"the server is shutting down"}}"#,
+          flags: 0x02))
+    #expect(service.handlers[0].cancelled != nil)
+  }
+
   @Test func aPeerThatLeavesCancelsTheCall() {
     let exchange = send(
       "/test.Echo/Hold", contentType: "application/grpc-web", body: Self.framed("x"))

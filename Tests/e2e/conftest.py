@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -27,25 +28,50 @@ E2E_DIR = Path(__file__).resolve().parent
 REPO = E2E_DIR.parents[1]
 GEN_DIR = E2E_DIR / "gen"
 PROTOS = ["gauge/v1/widget.proto", "gauge/v1/widget_service.proto"]
+# protoc-gen-connectrpc (a Go binary from the PyPI package) lands in the venv's bin,
+# beside this Python (or in its scripts directory when sys.executable is resolved).
+CONNECT_PLUGIN_CANDIDATES = [
+    Path(sys.executable).with_name("protoc-gen-connectrpc"),
+    Path(sysconfig.get_path("scripts")) / "protoc-gen-connectrpc",
+]
 
 START_TIMEOUT_S = 10.0
 STOP_TIMEOUT_S = 5.0
 
 
 def _generate_stubs() -> None:
-    """Python stubs for gauge.v1 only; google.rpc comes from googleapis-common-protos."""
+    """Python stubs for gauge.v1 only; google.rpc comes from googleapis-common-protos.
+
+    Besides the message and grpcio modules, the Connect client
+    (gauge/v1/widget_service_connect.py) comes from the protoc-gen-connectrpc plugin
+    installed beside this Python (the e2e requirements pin it). It runs as a second
+    protoc call, so a venv without it still generates what the other tests need; the
+    Connect tests then fail to import and say why."""
     from grpc_tools import protoc
 
     GEN_DIR.mkdir(exist_ok=True)
+    sources = [str(REPO / "proto" / p) for p in PROTOS]
     args = [
         "grpc_tools.protoc",
         f"-I{REPO / 'proto'}",
         f"--python_out={GEN_DIR}",
         f"--grpc_python_out={GEN_DIR}",
-        *[str(REPO / "proto" / p) for p in PROTOS],
+        *sources,
     ]
     if protoc.main(args) != 0:
         raise RuntimeError(f"grpc_tools.protoc failed: {' '.join(args)}")
+    plugin = next((p for p in CONNECT_PLUGIN_CANDIDATES if p.is_file() and os.access(p, os.X_OK)),
+                  None)
+    if plugin is not None:
+        args = [
+            "grpc_tools.protoc",
+            f"-I{REPO / 'proto'}",
+            f"--plugin=protoc-gen-connectrpc={plugin}",
+            f"--connectrpc_out={GEN_DIR}",
+            *sources,
+        ]
+        if protoc.main(args) != 0:
+            raise RuntimeError(f"grpc_tools.protoc failed: {' '.join(args)}")
 
 
 _generate_stubs()

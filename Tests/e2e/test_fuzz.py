@@ -416,6 +416,27 @@ class HostileServer:
                 pass  # gaugectl hung up at once, or kept the connection
 
 
+def wait_until_blocking_sigint(pid: int, timeout: float = 5.0) -> None:
+    """Until gaugectl watch takes SIGINT itself, or is gone. It blocks the signal
+    before starting its loop thread, which inherits the mask, and then waits for it
+    in sigwait (during which the kernel shows the main thread's mask without it):
+    a thread of the process blocking SIGINT means the wait is set up."""
+    deadline = time.monotonic() + timeout
+    bit = 1 << (signal.SIGINT - 1)
+    while time.monotonic() < deadline:
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/status") as status:
+                    for line in status:
+                        if line.startswith("State:") and "Z" in line.split()[1]:
+                            return
+                        if line.startswith("SigBlk:") and int(line.split()[1], 16) & bit:
+                            return
+        except OSError:
+            return
+        time.sleep(0.01)
+
+
 def test_gaugectl_survives_a_server_answering_with_mutated_frames():
     """The client's side of the same: gaugectl reading broken answers ends with
     an exit code and a message (watch: once interrupted), never a crash or a
@@ -437,6 +458,10 @@ def test_gaugectl_survives_a_server_answering_with_mutated_frames():
             if events:
                 # watch reconnects after a failure; what is checked is that the
                 # broken answer did not kill it and that it still stops when told.
+                # The connection served may be a stale one left in the backlog by
+                # the case before, so the interrupt waits until this watch takes
+                # interrupts itself: before that, SIGINT's default would end it.
+                wait_until_blocking_sigint(process.pid)
                 process.send_signal(signal.SIGINT)
             try:
                 _, stderr = process.communicate(timeout=TIMEOUT)

@@ -7,6 +7,12 @@ extension GRPCServerConnection {
   func beginHTTPRequest(_ stream: ServerStream, head: borrowing RequestHead, endStream: Bool) {
     var fields = HTTPFields()
     if !head.contentType.isEmpty { fields.append("content-type", head.contentType) }
+    // Read apart for gRPC calls; gRPC-Web reads them from the request.
+    if let timeout = head.timeout {
+      fields.append("grpc-timeout", String(decoding: timeout, as: UTF8.self))
+    }
+    if let encoding = head.encoding { fields.append("grpc-encoding", encoding) }
+    if let accepted = head.acceptEncoding { fields.append("grpc-accept-encoding", accepted) }
     for (key, value) in head.metadata {
       switch value {
       case .text(let text): fields.append(key, text)

@@ -224,6 +224,15 @@ final class WebCall: ServerCallSink {
 
   private func exchangeCancelled() {
     guard phase != .finished else { return }
+    if phase == .streaming {
+      // Only a stopping server's exchange still takes bytes now (one whose
+      // peer left takes none): the client gets a status it can act on, as
+      // a gRPC client does, rather than a body cut short.
+      if record.pendingOutboundBytes > 0 { write(record.outbound) }
+      record.outbound = []
+      write(
+        framing.end(GRPCStatus(.unavailable, "the server is shutting down"), trailers: Metadata()))
+    }
     phase = .finished
     let handler = self.handler
     release()

@@ -42,7 +42,7 @@ public final class RESTFace: HTTPResponder {
     }
   }
 
-  private func answer(_ request: HTTPRequest) throws(RESTProblem) -> RESTOutcome {
+  func answer(_ request: HTTPRequest) throws(RESTProblem) -> RESTOutcome {
     let route = RESTRoute(path: request.path)
     guard route != .unknown else {
       throw RESTProblem(404, "no resource at \(request.path)")
@@ -63,8 +63,9 @@ public final class RESTFace: HTTPResponder {
     case (.widgets, "GET"), (.widgets, "HEAD"): return try list(request)
     case (.widgets, "POST"): return try create(request)
     case (.widget(let id), "GET"), (.widget(let id), "HEAD"): return try get(id: id)
-    case (.widget(let id), "PUT"): return try replace(id: id, request)
-    case (.widget(let id), "PATCH"): return try patch(id: id, request)
+    case (.widget(let id), "PUT"), (.widget(let id), "PATCH"):
+      if let dry = try dryRun(request, id: id) { return dry }
+      return request.method == "PUT" ? try replace(id: id, request) : try patch(id: id, request)
     case (.widget(let id), "DELETE"): return try delete(id: id, request)
     case (.values, "POST"): return try setValues(request)
     default: throw RESTProblem(405, "\(request.method) is not allowed here")

@@ -1,7 +1,8 @@
 import GRPCTransport
 
-/// `GET /`: what gauged is and where each face answers, as plain text for
-/// people with curl and for tools.
+/// `GET /` for clients that do not ask for HTML, and `GET /index.txt`:
+/// what gauged is and where each face answers, as plain text for people
+/// with curl and for tools. Browsers get the dashboard at `/` instead.
 public struct IndexPage: HTTPResponder {
   private let text: String
 
@@ -26,11 +27,17 @@ public struct IndexPage: HTTPResponder {
       "  GET    /widgets/{id}",
       "  PUT    /widgets/{id}",
       "  PATCH  /widgets/{id}        (application/merge-patch+json)",
+      "         ?dry_run=true on PUT or PATCH: the answer the write would get, nothing written",
       "  DELETE /widgets/{id}",
       "  POST   /values              (NDJSON, or text/plain lines \"ID VALUE\")",
       "",
       "Live updates (Server-Sent Events):",
       "  GET    /widgets/events?ids=a,b&prefix=&min_interval_ms=",
+      "",
+      "In a browser:",
+      "  GET    /?ids=a,b&prefix=&family=   the live dashboard (for Accept: text/html)",
+      "  GET    /playground/{id}            a widget's form, drawn in every family",
+      "  GET    /index.txt                  this text",
     ]
     self.text = lines.joined(separator: "\n") + "\n"
   }

@@ -1,0 +1,67 @@
+// The dashboard's model of the store: widgets by id, kept in id order, as
+// the event stream describes them. DOM-free, so Node tests it.
+
+/** Widgets as the stream last described them, and their id order. */
+export class Board {
+  constructor() {
+    /** @type {Map<string, object>} */
+    this.widgets = new Map();
+    /** Ids in the store's order (plain code-unit order, as the server sorts). */
+    this.order = [];
+    /** Ids seen since a `reset`, until `synced` ends it; null otherwise. */
+    this.seenSinceReset = null;
+  }
+
+  /** Stores `widget`; whether it is new. Most calls are updates: no search then. */
+  upsert(widget) {
+    this.seenSinceReset?.add(widget.id);
+    const created = !this.widgets.has(widget.id);
+    this.widgets.set(widget.id, widget);
+    if (created) this.order.splice(this.insertionIndex(widget.id), 0, widget.id);
+    return created;
+  }
+
+  /** Forgets `id`; whether it was there. */
+  remove(id) {
+    if (!this.widgets.delete(id)) return false;
+    this.order.splice(this.insertionIndex(id), 1);
+    return true;
+  }
+
+  /**
+   * The stream could not resume: a snapshot follows, and whatever it does
+   * not mention by `synced` is gone.
+   */
+  beginReset() {
+    this.seenSinceReset = new Set();
+  }
+
+  /** The snapshot is complete: the ids it did not mention, removed here. */
+  synced() {
+    if (this.seenSinceReset === null) return [];
+    const seen = this.seenSinceReset;
+    this.seenSinceReset = null;
+    const gone = this.order.filter((id) => !seen.has(id));
+    for (const id of gone) this.remove(id);
+    return gone;
+  }
+
+  /** The id that follows `id` in order, or null when it is last. */
+  next(id) {
+    const index = this.insertionIndex(id);
+    if (this.order[index] !== id) return null;
+    return index + 1 < this.order.length ? this.order[index + 1] : null;
+  }
+
+  /** Where `id` is, or would go, in `order` (binary search: pages hold thousands). */
+  insertionIndex(id) {
+    let low = 0;
+    let high = this.order.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.order[middle] < id) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
