@@ -114,11 +114,12 @@ let package = Package(
       swiftSettings: hotPath
     ),
     // The client side of gRPC: a connection state machine on an nghttp2
-    // client session, its socket glue, and a blocking wrapper. It does not
-    // link the server.
+    // client session, its socket glue, and a blocking wrapper. Calls may
+    // speak gRPC-Web or Connect streaming instead, over the same HTTP/2. It
+    // does not link the server.
     .target(
       name: "GRPCClient",
-      dependencies: ["GRPCCore", "HTTP2", "GaugeIO", "CNGHTTP2"],
+      dependencies: ["GRPCCore", "HTTP2", "GaugeIO", "GaugeJSON", "CNGHTTP2"],
       swiftSettings: hotPath
     ),
     // The Swift client library for services: async widget calls, a

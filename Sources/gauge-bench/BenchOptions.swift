@@ -5,6 +5,8 @@ struct BenchOptions {
   enum Scenario: String, CaseIterable {
     case setup, body, revision, unary, publish, fanout, memory, connections
     case sseFanout = "sse-fanout"
+    case grpcWebFanout = "grpc-web-fanout"
+    case connectFanout = "connect-fanout"
     case socketFloorServer = "socket-floor-server"
     case socketFloor = "socket-floor"
   }
@@ -47,6 +49,10 @@ struct BenchOptions {
       sse-fanout   fanout with --subscribers Server-Sent Event streams instead, one
                    HTTP/1.1 connection each (GET /widgets/events?ids=bench-00000);
                    the producer is the same PublishValues stream
+      grpc-web-fanout, connect-fanout
+                   fanout with the Subscribe streams speaking gRPC-Web
+                   (application/grpc-web+proto) or Connect streaming
+                   (application/connect+proto) over the same HTTP/2 connections
       memory       server RSS (--server-pid) per idle subscription (--subscribers)
                    and per idle connection (--connections)
       connections  --connections connections with one Subscribe each; --rounds
@@ -63,8 +69,8 @@ struct BenchOptions {
       --target ADDRESS       gauged's address, HOST:PORT or unix:PATH (default
                              127.0.0.1:50051)
       --loops N              event loops for the load (default 1); the fan-out
-                             (gRPC and SSE) and connections producers get one more
-                             of their own
+                             (every protocol) and connections producers get one
+                             more of their own
       --duration S           measured seconds (default 5)
       --warmup S             unary: seconds before measuring (default 1)
       --connections N        (default 4)

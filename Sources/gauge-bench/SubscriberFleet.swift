@@ -3,6 +3,7 @@ import GaugeIO
 
 /// Subscribe streams spread over connections and loops: connection `c`
 /// carries up to `perConnection` streams and lives on loop `c % loops`.
+/// The streams speak `callProtocol`; the connections are HTTP/2 either way.
 struct SubscriberFleet: Sendable {
   let groups: [LoopBound<SubscriberGroup>]
   let subscribers: Int
@@ -10,8 +11,9 @@ struct SubscriberFleet: Sendable {
 
   /// Connects (one GetWidget per connection), without subscribing yet.
   static func connect(
-    subscribers: Int, perConnection: Int, on loops: [EventLoop], using load: LoadLoops,
-    window: MeasureWindow, timeout: Duration = .seconds(120)
+    subscribers: Int, perConnection: Int, callProtocol: CallProtocol = .grpc,
+    on loops: [EventLoop], using load: LoadLoops, window: MeasureWindow,
+    timeout: Duration = .seconds(120)
   ) throws(BenchFailure) -> SubscriberFleet {
     let address = load.address
     let connections = (subscribers + perConnection - 1) / perConnection
@@ -22,7 +24,7 @@ struct SubscriberFleet: Sendable {
       let counts = stride(from: index, to: connections, by: loopCount).map { connection in
         min(perConnection, subscribers - connection * perConnection)
       }
-      let group = SubscriberGroup(window: window)
+      let group = SubscriberGroup(window: window, callProtocol: callProtocol)
       let bound = LoopBound(group, on: loop)
       group.connect(counts, to: address, on: loop) { result in
         done(result.map { _ in bound })
@@ -57,12 +59,12 @@ struct SubscriberFleet: Sendable {
 
   /// `connect` then `subscribe`.
   static func open(
-    subscribers: Int, perConnection: Int, ids: [String], on loops: [EventLoop],
-    using load: LoadLoops, window: MeasureWindow
+    subscribers: Int, perConnection: Int, callProtocol: CallProtocol = .grpc, ids: [String],
+    on loops: [EventLoop], using load: LoadLoops, window: MeasureWindow
   ) throws(BenchFailure) -> SubscriberFleet {
     let fleet = try connect(
-      subscribers: subscribers, perConnection: perConnection, on: loops, using: load,
-      window: window)
+      subscribers: subscribers, perConnection: perConnection, callProtocol: callProtocol,
+      on: loops, using: load, window: window)
     try fleet.subscribe(ids: ids, using: load)
     return fleet
   }

@@ -39,9 +39,11 @@ struct DeliveryTally: Sendable {
 
 /// The Subscribe streams of one loop, all watching widgets whose value is
 /// a sender's monotonic clock reading: counts what arrives and how late.
-/// Lives on one loop.
+/// The streams speak `callProtocol` (gRPC, or gRPC-Web or Connect over the
+/// same HTTP/2 connections). Lives on one loop.
 final class SubscriberGroup: DeliveryGroup {
   let window: MeasureWindow
+  let callProtocol: CallProtocol
   private(set) var tally = DeliveryTally()
   private var onAllSynced: (() -> Void)?
   private var deliveryWaiter = DeliveryWaiter()
@@ -49,8 +51,9 @@ final class SubscriberGroup: DeliveryGroup {
   /// for the first event in it.
   private var arrivedAt: UInt64?
 
-  init(window: MeasureWindow) {
+  init(window: MeasureWindow, callProtocol: CallProtocol = .grpc) {
     self.window = window
+    self.callProtocol = callProtocol
   }
 
   /// The connections the streams ride on and how many each carries.
@@ -85,7 +88,8 @@ final class SubscriberGroup: DeliveryGroup {
       for _ in 0..<count {
         let subscriber = Subscriber(group: self)
         tally.subscribers += 1
-        let call = channel.makeCall(path: BenchRequests.subscribe, handler: subscriber)
+        let call = channel.makeCall(
+          path: BenchRequests.subscribe, callProtocol: callProtocol, handler: subscriber)
         call.send(request)
         call.closeSend()
       }

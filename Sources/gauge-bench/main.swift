@@ -42,7 +42,9 @@ func runScenario() throws(BenchFailure) -> JSONLine {
   default: break
   }
   // The fan-out and connections producers get a loop of their own.
-  let extraLoop = [.fanout, .sseFanout, .connections].contains(options.scenario) ? 1 : 0
+  let extraLoop =
+    [.fanout, .sseFanout, .grpcWebFanout, .connectFanout, .connections].contains(options.scenario)
+    ? 1 : 0
   let loops: LoadLoops
   do {
     loops = try LoadLoops(count: options.loops + extraLoop, address: address)
@@ -56,6 +58,8 @@ func runScenario() throws(BenchFailure) -> JSONLine {
   case .publish: line = try PublishScenario.run(options, loops: loops)
   case .fanout: line = try FanOutScenario.run(options, loops: loops)
   case .sseFanout: line = try SSEFanOutScenario.run(options, loops: loops)
+  case .grpcWebFanout: line = try WebFanOutScenario.run(.grpcWeb, options, loops: loops)
+  case .connectFanout: line = try WebFanOutScenario.run(.connectStreaming, options, loops: loops)
   case .memory: line = try MemoryScenario.run(options, loops: loops)
   case .connections: line = try ConnectionsScenario.run(options, loops: loops)
   case .socketFloor: line = try SocketFloorScenario.run(options, loops: loops)

@@ -115,19 +115,37 @@ final class InMemoryPair {
   let server: GRPCServerConnection
   let client: GRPCClientConnection
 
+  /// `servesWebProtocols`: the server answers gRPC-Web and Connect too,
+  /// through its web face, with `Repeat`, `Chat` and `Hold` streaming.
   init(
     client configuration: ClientConfiguration = ClientConfiguration(),
-    server serverConfiguration: ServerConfiguration = ServerConfiguration()
+    server serverConfiguration: ServerConfiguration = ServerConfiguration(),
+    servesWebProtocols: Bool = false
   ) {
+    let router = Router(services: [service])
+    let web: WebRPCFace? =
+      servesWebProtocols
+      ? WebRPCFace(
+        services: [service],
+        traits: [
+          "/test.Echo/Count": RPCMethodTraits(clientStreams: true),
+          "/test.Echo/Repeat": RPCMethodTraits(serverStreams: true),
+          "/test.Echo/Chat": RPCMethodTraits(clientStreams: true, serverStreams: true),
+          "/test.Echo/Hold": RPCMethodTraits(serverStreams: true),
+        ],
+        jsonCodecs: [:], configuration: serverConfiguration) : nil
     server = GRPCServerConnection(
-      router: Router(services: [service]), configuration: serverConfiguration,
+      group: ConnectionGroup(
+        router: router, configuration: serverConfiguration,
+        httpResponder: web.map { WebRPCResponder(face: $0) }),
       scheduler: scheduler, outputReady: {})
     client = GRPCClientConnection(
       authority: "test", configuration: configuration, scheduler: scheduler, outputReady: {})
   }
 
-  /// Moves bytes both ways until neither side has anything left to say.
-  func exchange() {
+  /// Moves bytes both ways until neither side has anything left to say;
+  /// the server's bytes reach the client `chunk` at a time.
+  func exchange(chunk: Int = .max) {
     for _ in 0..<1000 {
       var toServer: [UInt8] = []
       _ = client.drainOutput(into: &toServer)
@@ -136,8 +154,13 @@ final class InMemoryPair {
       }
       var toClient: [UInt8] = []
       _ = server.drainOutput(into: &toClient)
-      if !toClient.isEmpty {
-        _ = toClient.withUnsafeBytes { client.receive($0) }
+      toClient.withUnsafeBytes { bytes in
+        var start = 0
+        while start < bytes.count {
+          let end = start + min(chunk, bytes.count - start)
+          _ = client.receive(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+          start = end
+        }
       }
       if toServer.isEmpty && toClient.isEmpty { return }
     }
@@ -145,12 +168,26 @@ final class InMemoryPair {
 
   /// Starts a call with a recording handler.
   func call(
-    _ method: String, metadata: Metadata = Metadata(), timeout: Duration? = nil
+    _ method: String, callProtocol: CallProtocol = .grpc, metadata: Metadata = Metadata(),
+    timeout: Duration? = nil
   ) -> (ClientCall, RecordingCallHandler) {
     let handler = RecordingCallHandler()
     let call = client.makeCall(
-      path: "/test.Echo/\(method)", metadata: metadata, timeout: timeout, handler: handler)
+      path: "/test.Echo/\(method)", callProtocol: callProtocol, metadata: metadata,
+      timeout: timeout, handler: handler)
     return (call, handler)
+  }
+}
+
+/// Every request to a method's path goes to the web face, as gauged's
+/// router sends them.
+private struct WebRPCResponder: HTTPResponder {
+  let face: WebRPCFace
+
+  var answersWebRPC: Bool { true }
+
+  func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
+    face.handle(request, exchange: exchange)
   }
 }
 

@@ -129,9 +129,17 @@ def test_publish_spreads_streams_over_their_widget_slices(bench_server, bench_st
     assert all(value_of(bench_stub, f"bench-{index:05d}") > 0 for index in range(8))
 
 
-def test_fanout_times_every_delivered_event(bench_server):
-    record = run(bench_server, "fanout", "--subscribers", 30, "--per-connection", 10,
+@pytest.mark.parametrize("scenario", ["fanout", "grpc-web-fanout", "connect-fanout"])
+def test_fanout_times_every_delivered_event(bench_server, bench_stub, scenario):
+    """gRPC's Subscribe, and the same streams speaking gRPC-Web and Connect
+    streaming to gauged's web face over the same HTTP/2 connections."""
+    run(bench_server, "setup")
+    before = revision_of(bench_stub)
+    record = run(bench_server, scenario, "--subscribers", 30, "--per-connection", 10,
                  "--rate", 200, "--duration", 0.5)
+    # The scenario's own PutWidget, then every value it says was accepted.
+    assert revision_of(bench_stub) - before == 1 + record["published"]
+    assert record["subscribers"] == 30
     assert record["connections"] == 3
     assert record["subscriber_failures"] == 0
     assert record["published"] > 0

@@ -4,6 +4,9 @@ import GRPCCore
 final class ClientStream {
   let id: Int32
   let call: ClientCall
+  let callProtocol: CallProtocol
+  /// `callProtocol.endFlag`, read for every message.
+  let endFlag: UInt8
   var handler: (any ClientCallHandler)?
   var deframer: MessageDeframer
   var deadlineTimer: ScheduledWork?
@@ -14,6 +17,9 @@ final class ClientStream {
   var headersDone = false
   /// A header block grew over the limit; the stream is being reset.
   var headerOverflow = false
+  /// gRPC-Web and Connect: the body's last frame, from its flags byte on,
+  /// once it has begun; the status is read from it at END_STREAM.
+  var endFrame: [UInt8]?
 
   var outbound: [UInt8] = []
   var outboundOffset = 0
@@ -22,9 +28,14 @@ final class ClientStream {
   /// The data source said "pending"; it needs `resumeData` to wake.
   var dataSleeping = false
 
-  init(id: Int32, call: ClientCall, handler: any ClientCallHandler, maxMessageBytes: Int) {
+  init(
+    id: Int32, call: ClientCall, callProtocol: CallProtocol, handler: any ClientCallHandler,
+    maxMessageBytes: Int
+  ) {
     self.id = id
     self.call = call
+    self.callProtocol = callProtocol
+    self.endFlag = callProtocol.endFlag
     self.handler = handler
     self.deframer = MessageDeframer(maxMessageBytes: maxMessageBytes)
   }

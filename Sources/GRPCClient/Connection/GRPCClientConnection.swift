@@ -85,12 +85,13 @@ public final class GRPCClientConnection {
   /// Starts a call: request headers now, request messages with
   /// `ClientCall.send`, END_STREAM with `closeSend`. With a `timeout` the
   /// server is told (`grpc-timeout`) and the call ends locally with
-  /// DEADLINE_EXCEEDED when it runs out. When the call cannot start (the
-  /// connection is gone) the handler finishes on a later turn, never
-  /// inside this method.
+  /// DEADLINE_EXCEEDED when it runs out. `callProtocol` is gRPC unless the
+  /// call is to speak gRPC-Web or Connect streaming to the same server.
+  /// When the call cannot start (the connection is gone) the handler
+  /// finishes on a later turn, never inside this method.
   public func makeCall(
-    path: String, metadata: Metadata = Metadata(), timeout: Duration? = nil,
-    handler: any ClientCallHandler
+    path: String, callProtocol: CallProtocol = .grpc, metadata: Metadata = Metadata(),
+    timeout: Duration? = nil, handler: any ClientCallHandler
   ) -> ClientCall {
     if let lostStatus {
       return failedCall(path: path, handler: handler, status: lostStatus)
@@ -98,15 +99,11 @@ public final class GRPCClientConnection {
     var headers = [
       HeaderField(":method", "POST"), HeaderField(":scheme", "http"),
       HeaderField(":path", path), HeaderField(":authority", authority),
-      HeaderField("content-type", "application/grpc"), HeaderField("te", "trailers"),
+      HeaderField("content-type", callProtocol.contentType),
       HeaderField("user-agent", configuration.userAgent),
     ]
-    if let timeout { headers.append(HeaderField("grpc-timeout", GRPCTimeout.encode(timeout))) }
-    if configuration.compression != .identity {
-      let name = configuration.compression.rawValue
-      headers.append(HeaderField("grpc-encoding", name))
-      headers.append(HeaderField("grpc-accept-encoding", name))
-    }
+    callProtocol.appendRequestFields(
+      to: &headers, timeout: timeout, compression: configuration.compression)
     for (key, value) in metadata where !Metadata.isReserved(key) {
       switch value {
       case .text(let text): headers.append(HeaderField(key, text))
@@ -120,7 +117,7 @@ public final class GRPCClientConnection {
     }
     let call = ClientCall(path: path, streamID: streamID, connection: back)
     let stream = ClientStream(
-      id: streamID, call: call, handler: handler,
+      id: streamID, call: call, callProtocol: callProtocol, handler: handler,
       maxMessageBytes: configuration.maxReceiveMessageBytes)
     streams[streamID] = stream
     if let timeout {
@@ -284,14 +281,20 @@ extension GRPCClientConnection: HTTP2SessionDelegate {
   package func streamHeadersEnded(_ streamID: Int32, endStream: Bool) {
     guard let stream = streams[streamID], !stream.call.isFinished else { return }
     stream.headersDone = true
-    if let problem = stream.headers.headerProblem {
+    if let problem = stream.headers.headerProblem(for: stream.callProtocol) {
       // Not a gRPC response (a proxy's error page, a 404): its body is not
       // worth reading.
       if endStream { finish(stream, problem, trailers: Metadata()) } else { fail(stream, problem) }
       return
     }
+    if endStream, stream.callProtocol == .connectStreaming {
+      finish(
+        stream, GRPCStatus(.internal, "the response ended without its end-of-stream message"),
+        trailers: Metadata())
+      return
+    }
     if endStream {
-      // Trailers-only: the status rides in the headers.
+      // Trailers-only (gRPC-Web's too): the status rides in the headers.
       finishFromServer(stream, stream.headers.status, trailers: stream.headers.metadata)
       return
     }
@@ -300,8 +303,18 @@ extension GRPCClientConnection: HTTP2SessionDelegate {
 
   package func streamData(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
     guard let stream = streams[streamID], !stream.call.isFinished else { return }
+    guard stream.endFrame == nil else {
+      // Whatever follows the last frame's start is the rest of it (or a
+      // protocol error that reading it at END_STREAM reports).
+      return collectEndFrame(bytes, on: stream)
+    }
     var input = bytes
     while !stream.call.isFinished {
+      if stream.endFlag != 0, stream.deframer.bufferedBytes == 0, let flags = input.first,
+        flags & stream.endFlag != 0
+      {
+        return collectEndFrame(input, on: stream)
+      }
       let found: MessageDeframer.Found?
       do {
         found = try stream.deframer.next(in: &input)
@@ -324,11 +337,28 @@ extension GRPCClientConnection: HTTP2SessionDelegate {
     }
   }
 
+  /// gRPC-Web's trailer frame or Connect's end-of-stream message, as it
+  /// arrives; bounded like a message.
+  private func collectEndFrame(_ bytes: UnsafeRawBufferPointer, on stream: ClientStream) {
+    let collected = (stream.endFrame?.count ?? 0) + bytes.count
+    guard collected <= configuration.maxReceiveMessageBytes + 5 else {
+      fail(
+        stream,
+        GRPCStatus(
+          .resourceExhausted,
+          "the response's last frame exceeds the limit of "
+            + "\(configuration.maxReceiveMessageBytes) bytes"))
+      return
+    }
+    stream.endFrame = (stream.endFrame ?? []) + bytes
+  }
+
   /// A compressed response message, inflated when the response's
   /// `grpc-encoding` is the one we accept; otherwise, or when it does not
   /// inflate within the message limit, the call fails. False then.
   private func deliverCompressed(_ bytes: [UInt8], on stream: ClientStream) -> Bool {
-    guard configuration.compression == .gzip, stream.headers.value("grpc-encoding") == "gzip"
+    guard configuration.compression == .gzip,
+      stream.headers.value(stream.callProtocol.messageEncodingField) == "gzip"
     else {
       fail(stream, GRPCStatus(.internal, "compressed response message, none was negotiated"))
       return false
@@ -351,6 +381,18 @@ extension GRPCClientConnection: HTTP2SessionDelegate {
         GRPCStatus(
           .internal,
           "response ended inside a message (\(stream.deframer.bufferedBytes) bytes left over)"),
+        trailers: Metadata())
+      return
+    }
+    if let endFrame = stream.endFrame {
+      let (status, trailers) = stream.callProtocol.status(
+        fromEndFrame: endFrame, headerLimit: configuration.maxHeaderListBytes)
+      finishFromServer(stream, status, trailers: trailers)
+      return
+    }
+    if stream.endFlag != 0 {
+      finishFromServer(
+        stream, GRPCStatus(.internal, "the response ended without its last frame"),
         trailers: Metadata())
       return
     }

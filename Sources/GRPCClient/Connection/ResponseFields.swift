@@ -35,9 +35,9 @@ struct ResponseFields {
     return metadata
   }
 
-  /// Why these response headers do not start a gRPC response, or nil when
-  /// they do: `:status` 200 and a gRPC content type.
-  var headerProblem: GRPCStatus? {
+  /// Why these response headers do not start a response of `callProtocol`,
+  /// or nil when they do: `:status` 200 and the protocol's content type.
+  func headerProblem(for callProtocol: CallProtocol) -> GRPCStatus? {
     guard let httpStatus = value(":status") else {
       return GRPCStatus(.internal, "response headers without :status")
     }
@@ -46,10 +46,7 @@ struct ResponseFields {
         Self.code(forHTTPStatus: httpStatus), "unexpected HTTP status \(httpStatus)")
     }
     let contentType = value("content-type") ?? ""
-    guard
-      contentType == "application/grpc" || contentType.hasPrefix("application/grpc+")
-        || contentType.hasPrefix("application/grpc;")
-    else {
+    guard callProtocol.accepts(contentType: contentType) else {
       return GRPCStatus(.unknown, "unexpected content-type \"\(contentType)\"")
     }
     return nil

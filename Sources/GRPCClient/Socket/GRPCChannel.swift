@@ -76,10 +76,12 @@ public final class GRPCChannel: EventLoopHandler {
 
   /// Starts a call; see `GRPCClientConnection.makeCall`.
   public func makeCall(
-    path: String, metadata: Metadata = Metadata(), timeout: Duration? = nil,
-    handler: any ClientCallHandler
+    path: String, callProtocol: CallProtocol = .grpc, metadata: Metadata = Metadata(),
+    timeout: Duration? = nil, handler: any ClientCallHandler
   ) -> ClientCall {
-    connection.makeCall(path: path, metadata: metadata, timeout: timeout, handler: handler)
+    connection.makeCall(
+      path: path, callProtocol: callProtocol, metadata: metadata, timeout: timeout,
+      handler: handler)
   }
 
   public func readable() {
