@@ -8,8 +8,8 @@ import GRPCCore
 /// answer is framed for the protocol the client spoke.
 public final class WebRPCFace: Sendable {
   private let router: Router
-  private let traits: [String: RPCMethodTraits]
-  private let jsonCodecs: [String: any WebRPCJSONCodec]
+  /// Every served method by path, resolved once: a call costs one lookup.
+  private let methods: [String: WebMethod]
   private let maxMessageBytes: Int
   private let compressResponses: Bool
 
@@ -21,8 +21,16 @@ public final class WebRPCFace: Sendable {
     jsonCodecs: [String: any WebRPCJSONCodec], configuration: ServerConfiguration
   ) {
     self.router = Router(services: services)
-    self.traits = traits
-    self.jsonCodecs = jsonCodecs
+    var methods: [String: WebMethod] = [:]
+    for service in services {
+      for name in service.methodNames {
+        let path = "/\(service.serviceName)/\(name)"
+        methods[path] = WebMethod(
+          service: service, serviceName: service.serviceName, name: name,
+          traits: traits[path] ?? RPCMethodTraits(), json: jsonCodecs[path])
+      }
+    }
+    self.methods = methods
     self.maxMessageBytes = configuration.maxReceiveMessageBytes
     self.compressResponses = configuration.compressResponses
   }
@@ -30,15 +38,14 @@ public final class WebRPCFace: Sendable {
   /// Whether the path names one of the services: the request is then this
   /// face's to answer, whatever its protocol turns out to be.
   public func serves(path: String) -> Bool {
-    router.namesService(Array(path.utf8))
+    methods[path] != nil || router.namesService(Array(path.utf8))
   }
 
   /// The `route` label of a request to `path`: the method's path when the
   /// service has it, one label for all the rest, so made-up method names
   /// cannot make new series.
   public func routeLabel(path: String) -> String {
-    guard case .found = router.route(path: path) else { return "unknown method" }
-    return path
+    methods[path] != nil ? path : "unknown method"
   }
 
   /// The `face` label: which web protocol the request speaks.
@@ -48,7 +55,8 @@ public final class WebRPCFace: Sendable {
   }
 
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
-    let methodTraits = traits[request.path] ?? RPCMethodTraits()
+    let method = methods[request.path]
+    let methodTraits = method?.traits ?? RPCMethodTraits()
     let allowed = methodTraits.sideEffectFree ? ["GET", "POST"] : ["POST"]
     switch request.method {
     case "POST":
@@ -61,9 +69,9 @@ public final class WebRPCFace: Sendable {
         problem.headers.append("accept-post", WebRPCProtocol.acceptedContentTypes)
         return exchange.respond(problem.response)
       }
-      start(kind, request: request, traits: methodTraits, exchange: exchange)
+      start(kind, request: request, method: method, exchange: exchange)
     case "GET" where methodTraits.sideEffectFree:
-      startGet(request, traits: methodTraits, exchange: exchange)
+      startGet(request, method: method, exchange: exchange)
     default:
       exchange.respond(ProblemDetails.methodNotAllowed(request.method, allowed: allowed).response)
     }
@@ -72,15 +80,15 @@ public final class WebRPCFace: Sendable {
   // MARK: Starting a call
 
   private func start(
-    _ kind: WebRPCProtocol, request: HTTPRequest, traits: RPCMethodTraits,
-    exchange: any HTTPExchange
+    _ kind: WebRPCProtocol, request: HTTPRequest, method: WebMethod?, exchange: any HTTPExchange
   ) {
+    let traits = method?.traits ?? RPCMethodTraits()
     let codec: WebRPCCodec? =
       switch kind {
       case .grpcWeb: nil
       case .connectUnary(let codec), .connectStreaming(let codec): codec
       }
-    let json = codec == .json ? jsonCodecs[request.path] : nil
+    let json = codec == .json ? method?.json : nil
     let framing = WebResponseFraming(
       protocolKind: kind, json: json, compression: responseCompression(kind, request.headers))
     let refuse = { (status: GRPCStatus) in
@@ -88,6 +96,9 @@ public final class WebRPCFace: Sendable {
         framing.wholeResponse(
           status: status, metadata: Metadata(), trailers: Metadata(), body: [],
           deflater: { GzipDeflater() }))
+    }
+    guard let method else {
+      return refuse(GRPCStatus(.unimplemented, "unknown method \(request.path)"))
     }
     if codec == .json, json == nil {
       return refuse(GRPCStatus(.unimplemented, "\(request.path) does not accept JSON"))
@@ -128,17 +139,15 @@ public final class WebRPCFace: Sendable {
       return refuse(error)
     }
     run(
-      request: request, framing: framing, streamsResponse: traits.serverStreams,
+      method, request: request, framing: framing, streamsResponse: traits.serverStreams,
       deadline: deadline, messages: messages, exchange: exchange, refuse: refuse)
   }
 
   /// Connect's GET: the message travels in the query, so the call can be
   /// repeated and cached.
-  private func startGet(
-    _ request: HTTPRequest, traits: RPCMethodTraits, exchange: any HTTPExchange
-  ) {
+  private func startGet(_ request: HTTPRequest, method: WebMethod?, exchange: any HTTPExchange) {
     let codec = WebRPCCodec(rawValue: request.queryValue("encoding") ?? "")
-    let json = codec == .json ? jsonCodecs[request.path] : nil
+    let json = codec == .json ? method?.json : nil
     let kind = WebRPCProtocol.connectUnary(codec ?? .json)
     let framing = WebResponseFraming(
       protocolKind: kind, json: json, compression: responseCompression(kind, request.headers))
@@ -151,6 +160,9 @@ public final class WebRPCFace: Sendable {
     let messages: [[UInt8]]
     let deadline: Duration?
     do throws(GRPCStatus) {
+      guard let method else {
+        throw GRPCStatus(.unimplemented, "unknown method \(request.path)")
+      }
       guard let codec else {
         throw GRPCStatus(.invalidArgument, "query parameter encoding must be json or proto")
       }
@@ -164,31 +176,29 @@ public final class WebRPCFace: Sendable {
       messages = try WebRequestBody(
         kind: kind, headers: request.headers, maxMessageBytes: maxMessageBytes, json: json
       ).messages(fromQuery: request)
+      run(
+        method, request: request, framing: framing, streamsResponse: false, deadline: deadline,
+        messages: messages, exchange: exchange, refuse: refuse)
     } catch {
       return refuse(error)
     }
-    run(
-      request: request, framing: framing, streamsResponse: false, deadline: deadline,
-      messages: messages, exchange: exchange, refuse: refuse)
   }
 
   private func run(
-    request: HTTPRequest, framing: WebResponseFraming, streamsResponse: Bool,
-    deadline: Duration?, messages: [[UInt8]], exchange: any HTTPExchange,
+    _ method: WebMethod, request: HTTPRequest, framing: WebResponseFraming,
+    streamsResponse: Bool, deadline: Duration?, messages: [[UInt8]], exchange: any HTTPExchange,
     refuse: (GRPCStatus) -> Void
   ) {
-    guard case .found(let service, let serviceName, let method) = router.route(path: request.path)
-    else {
-      return refuse(GRPCStatus(.unimplemented, "unknown method \(request.path)"))
-    }
     let call = WebCall(
       exchange: exchange, framing: framing, streamsResponse: streamsResponse,
       maxMessageBytes: maxMessageBytes)
     let started = call.run(
-      service: service, serviceName: serviceName, method: method,
+      service: method.service, serviceName: method.serviceName, method: method.name,
       metadata: Self.metadata(request.headers), deadline: deadline, messages: messages)
     if !started {
-      refuse(GRPCStatus(.unimplemented, "unknown method \(method) for service \(serviceName)"))
+      refuse(
+        GRPCStatus(
+          .unimplemented, "unknown method \(method.name) for service \(method.serviceName)"))
     }
   }
 
@@ -232,8 +242,8 @@ public final class WebRPCFace: Sendable {
   /// fields HTTP and the protocols themselves use; `-bin` values decoded.
   static func metadata(_ headers: HTTPFields) -> Metadata {
     var metadata = Metadata()
-    for (name, value) in headers {
-      let key = name.lowercased()
+    // Field names are lower case already (see `HTTPFields`).
+    for (key, value) in headers {
       guard !Metadata.isReserved(key), !key.hasPrefix("connect-"), key != "content-encoding",
         key != "x-grpc-web", key != "x-user-agent"
       else { continue }
@@ -246,4 +256,13 @@ public final class WebRPCFace: Sendable {
     }
     return metadata
   }
+}
+
+/// A served method as the face needs it, resolved once per server.
+struct WebMethod: Sendable {
+  let service: any GRPCService
+  let serviceName: String
+  let name: String
+  let traits: RPCMethodTraits
+  let json: (any WebRPCJSONCodec)?
 }

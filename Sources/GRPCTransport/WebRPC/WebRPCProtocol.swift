@@ -11,17 +11,39 @@ enum WebRPCProtocol: Equatable {
   case connectStreaming(WebRPCCodec)
 
   /// The protocol of a `POST` by its content type; nil for none of these.
+  /// Compared by bytes, ignoring ASCII case and any parameters: this runs
+  /// on every web call, where splitting and lowercasing Strings showed.
   static func identify(contentType: String?) -> WebRPCProtocol? {
-    guard let contentType else { return nil }
-    switch mediaType(contentType) {
-    case "application/grpc-web", "application/grpc-web+proto": return .grpcWeb(text: false)
-    case "application/grpc-web-text", "application/grpc-web-text+proto": return .grpcWeb(text: true)
-    case "application/proto": return .connectUnary(.proto)
-    case "application/json": return .connectUnary(.json)
-    case "application/connect+proto": return .connectStreaming(.proto)
-    case "application/connect+json": return .connectStreaming(.json)
-    default: return nil
+    guard var contentType else { return nil }
+    return contentType.withUTF8 { bytes in
+      for (type, kind) in knownTypes where matches(bytes, type) { return kind }
+      return nil
     }
+  }
+
+  /// Longer names first where one is a prefix of another.
+  private static let knownTypes: [([UInt8], WebRPCProtocol)] = [
+    (Array("application/grpc-web-text+proto".utf8), WebRPCProtocol.grpcWeb(text: true)),
+    (Array("application/grpc-web-text".utf8), WebRPCProtocol.grpcWeb(text: true)),
+    (Array("application/grpc-web+proto".utf8), WebRPCProtocol.grpcWeb(text: false)),
+    (Array("application/grpc-web".utf8), WebRPCProtocol.grpcWeb(text: false)),
+    (Array("application/proto".utf8), WebRPCProtocol.connectUnary(.proto)),
+    (Array("application/json".utf8), WebRPCProtocol.connectUnary(.json)),
+    (Array("application/connect+proto".utf8), WebRPCProtocol.connectStreaming(.proto)),
+    (Array("application/connect+json".utf8), WebRPCProtocol.connectStreaming(.json)),
+  ]
+
+  /// `bytes` is `type` in any case, then nothing, blanks, or parameters.
+  private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ type: [UInt8]) -> Bool {
+    guard bytes.count >= type.count else { return false }
+    for index in 0..<type.count {
+      let byte = bytes[index]
+      let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+      guard folded == type[index] else { return false }
+    }
+    guard bytes.count > type.count else { return true }
+    let next = bytes[type.count]
+    return next == UInt8(ascii: ";") || next == UInt8(ascii: " ") || next == UInt8(ascii: "\t")
   }
 
   /// Whether a request to a method's path belongs to these protocols (or
@@ -34,12 +56,6 @@ enum WebRPCProtocol: Equatable {
   static let acceptedContentTypes =
     "application/grpc-web+proto, application/grpc-web-text+proto, application/proto, "
     + "application/json, application/connect+proto, application/connect+json"
-
-  /// `Application/JSON; charset=utf-8` → `application/json`.
-  static func mediaType(_ contentType: String) -> String {
-    let type = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-    return String(type).trimmingOptionalWhitespace().lowercased()
-  }
 }
 
 /// How a Connect message is written: binary protobuf or the proto3 JSON
