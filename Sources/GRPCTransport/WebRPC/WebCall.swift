@@ -69,7 +69,10 @@ final class WebCall: ServerCallSink {
     self.call = call
     self.handler = handler
     exchange.onCancel = { [weak self] in self?.exchangeCancelled() }
-    exchange.onOutboundDrained = { [weak self] in self?.exchangeDrained() }
+    // A unary answer goes out whole: only a stream waits for the socket.
+    if streamsResponse {
+      exchange.onOutboundDrained = { [weak self] in self?.exchangeDrained() }
+    }
     if let deadline {
       deadlineTimer = exchange.scheduler.schedule(after: deadline) { [weak self] in
         self?.deadlinePassed()
