@@ -11,6 +11,8 @@ import Synchronization
 final class DataDirectory: Sendable {
   static let lockFileName = "gauged.lock"
   static let databaseFileName = "gauged.sqlite3"
+  /// Tries at taking the lock, 10 ms apart.
+  static let lockAttempts = 50
 
   let path: String
   /// -1 once released.
@@ -33,19 +35,34 @@ final class DataDirectory: Sendable {
     } catch {
       throw StoreError("cannot open \(lockPath): \(error)")
     }
-    let locked: Bool
-    do {
-      locked = try Syscall.tryLockExclusive(fd: descriptor)
-    } catch {
-      Syscall.close(fd: descriptor)
-      throw StoreError("cannot lock \(lockPath): \(error)")
+    var locked = false
+    // A lock released a moment ago in this process can still be held by a
+    // child another thread forked: it has a copy of every descriptor until
+    // it execs (test processes start servers while reopening stores). So a
+    // held lock is tried again for a short while before it counts as
+    // another gauged's.
+    for attempt in 0..<Self.lockAttempts {
+      do {
+        locked = try Syscall.tryLockExclusive(fd: descriptor)
+      } catch {
+        Syscall.close(fd: descriptor)
+        throw StoreError("cannot lock \(lockPath): \(error)")
+      }
+      if locked || attempt == Self.lockAttempts - 1 { break }
+      usleep(10_000)
     }
     guard locked else {
       Syscall.close(fd: descriptor)
       throw StoreError("data dir \(path) is in use by another gauged (\(lockPath) is locked)")
     }
     let directory: Int32
-    switch Self.lockDirectory(path) {
+    var directoryLock = Self.lockDirectory(path)
+    for _ in 1..<Self.lockAttempts {
+      guard case .busy = directoryLock else { break }
+      usleep(10_000)
+      directoryLock = Self.lockDirectory(path)
+    }
+    switch directoryLock {
     case .held(let descriptor): directory = descriptor
     case .unsupported: directory = -1
     case .busy:
