@@ -24,7 +24,11 @@ public final class LoopMetrics {
   /// The counters of a method that routing found. Only found methods get
   /// here, so made-up paths cannot grow the table.
   public func method(service: String, method: String) -> GRPCMethodMetrics {
-    let path = "/\(service)/\(method)"
+    self.method(path: "/\(service)/\(method)", service: service, method: method)
+  }
+
+  /// The same, for a caller that has the method's path at hand already.
+  public func method(path: String, service: String, method: String) -> GRPCMethodMetrics {
     if let known = methods[path] { return known }
     let made = GRPCMethodMetrics(
       service: service, method: method, type: GRPCCallType(traits[path] ?? RPCMethodTraits()),

@@ -50,20 +50,18 @@ final class WebCall: ServerCallSink {
 
   /// Starts the call on `service`'s handler and hands it the request's
   /// messages; false when the service does not list the method.
-  func run(
-    service: any GRPCService, serviceName: String, method: String, metadata: Metadata,
-    deadline: Duration?, messages: [[UInt8]]
-  ) -> Bool {
-    guard service.methodNames.contains(method) else { return false }
+  func run(_ target: WebMethod, metadata: Metadata, deadline: Duration?, messages: [[UInt8]]) {
+    let serviceName = target.serviceName
+    let method = target.name
     // Counted in the same gRPC series as a native call of the method: the
     // same handler runs it, and `http_requests_total` tells the faces apart.
     let call = ServerCall(
       service: serviceName, method: method, metadata: metadata,
       deadline: deadline.map { exchange.scheduler.now + $0 }, stream: record, sink: self,
-      metrics: exchange.metrics?.method(service: serviceName, method: method))
-    guard let handler = service.makeHandler(method: method, call: call) else {
+      metrics: exchange.metrics?.method(path: target.path, service: serviceName, method: method))
+    guard let handler = target.service.makeHandler(method: method, call: call) else {
       call.finish(GRPCStatus(.unimplemented, "unknown method \(method) for service \(serviceName)"))
-      return true
+      return
     }
     call.countReceived(messages.count)
     self.call = call
@@ -86,7 +84,6 @@ final class WebCall: ServerCallSink {
       handler.receiveBatchEnd()
       handler.receiveEnd()
     }
-    return true
   }
 
   // MARK: ServerCallSink

@@ -26,7 +26,7 @@ public final class WebRPCFace: Sendable {
       for name in service.methodNames {
         let path = "/\(service.serviceName)/\(name)"
         methods[path] = WebMethod(
-          service: service, serviceName: service.serviceName, name: name,
+          service: service, serviceName: service.serviceName, name: name, path: path,
           traits: traits[path] ?? RPCMethodTraits(), json: jsonCodecs[path])
       }
     }
@@ -38,14 +38,28 @@ public final class WebRPCFace: Sendable {
   /// Whether the path names one of the services: the request is then this
   /// face's to answer, whatever its protocol turns out to be.
   public func serves(path: String) -> Bool {
-    methods[path] != nil || router.namesService(Array(path.utf8))
+    target(path: path) != nil
+  }
+
+  /// What a path names: a served method, a service's unknown method (still
+  /// this face's to answer), or nil for a path outside every service.
+  public func target(path: String) -> WebRPCTarget? {
+    if let method = methods[path] { return .method(method) }
+    return router.namesService(Array(path.utf8)) ? .unknownMethod : nil
   }
 
   /// The `route` label of a request to `path`: the method's path when the
   /// service has it, one label for all the rest, so made-up method names
   /// cannot make new series.
   public func routeLabel(path: String) -> String {
-    methods[path] != nil ? path : "unknown method"
+    target(path: path).map(Self.routeLabel) ?? "unknown method"
+  }
+
+  public static func routeLabel(_ target: WebRPCTarget) -> String {
+    switch target {
+    case .method(let method): method.path
+    case .unknownMethod: "unknown method"
+    }
   }
 
   /// The `face` label: which web protocol the request speaks.
@@ -55,7 +69,20 @@ public final class WebRPCFace: Sendable {
   }
 
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
-    let method = methods[request.path]
+    guard let target = target(path: request.path) else {
+      return exchange.respond(
+        ProblemDetails(status: 404, detail: "no service is served at \(request.path)").response)
+    }
+    handle(request, target: target, exchange: exchange)
+  }
+
+  /// The same, for a caller that resolved the path already.
+  public func handle(_ request: HTTPRequest, target: WebRPCTarget, exchange: any HTTPExchange) {
+    let method: WebMethod? =
+      switch target {
+      case .method(let method): method
+      case .unknownMethod: nil
+      }
     let methodTraits = method?.traits ?? RPCMethodTraits()
     let allowed = methodTraits.sideEffectFree ? ["GET", "POST"] : ["POST"]
     switch request.method {
@@ -192,14 +219,8 @@ public final class WebRPCFace: Sendable {
     let call = WebCall(
       exchange: exchange, framing: framing, streamsResponse: streamsResponse,
       maxMessageBytes: maxMessageBytes)
-    let started = call.run(
-      service: method.service, serviceName: method.serviceName, method: method.name,
-      metadata: Self.metadata(request.headers), deadline: deadline, messages: messages)
-    if !started {
-      refuse(
-        GRPCStatus(
-          .unimplemented, "unknown method \(method.name) for service \(method.serviceName)"))
-    }
+    call.run(
+      method, metadata: Self.metadata(request.headers), deadline: deadline, messages: messages)
   }
 
   // MARK: Headers
@@ -258,11 +279,34 @@ public final class WebRPCFace: Sendable {
   }
 }
 
-/// A served method as the face needs it, resolved once per server.
-struct WebMethod: Sendable {
+/// A served method as the face needs it, resolved once per server: a class,
+/// so that passing it along a call is one reference, not a copy of its
+/// existentials.
+public final class WebMethod: Sendable {
   let service: any GRPCService
   let serviceName: String
   let name: String
+  /// `/package.Service/Method`.
+  public let path: String
   let traits: RPCMethodTraits
   let json: (any WebRPCJSONCodec)?
+
+  init(
+    service: any GRPCService, serviceName: String, name: String, path: String,
+    traits: RPCMethodTraits, json: (any WebRPCJSONCodec)?
+  ) {
+    self.service = service
+    self.serviceName = serviceName
+    self.name = name
+    self.path = path
+    self.traits = traits
+    self.json = json
+  }
+}
+
+/// What a request's path names, for the web RPC face.
+public enum WebRPCTarget: Sendable {
+  case method(WebMethod)
+  /// A served service's path with a method it does not have.
+  case unknownMethod
 }

@@ -18,10 +18,13 @@ struct WebResponseFraming {
   var isText: Bool { protocolKind == .grpcWeb(text: true) }
 
   var contentType: String {
+    // Literals, not interpolations: this runs for every call.
     switch protocolKind {
     case .grpcWeb(let text): text ? "application/grpc-web-text+proto" : "application/grpc-web+proto"
-    case .connectUnary(let codec): "application/\(codec.rawValue)"
-    case .connectStreaming(let codec): "application/connect+\(codec.rawValue)"
+    case .connectUnary(.proto): "application/proto"
+    case .connectUnary(.json): "application/json"
+    case .connectStreaming(.proto): "application/connect+proto"
+    case .connectStreaming(.json): "application/connect+json"
     }
   }
 

@@ -28,10 +28,10 @@ public final class WebRouter: HTTPResponder {
   public var answersWebRPC: Bool { rpc != nil }
 
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
-    if let rpc, rpc.serves(path: request.path) {
+    if let rpc, let target = rpc.target(path: request.path) {
       let metered = MeteredExchange.wrap(
-        exchange, face: WebRPCFace.faceLabel(request), route: rpc.routeLabel(path: request.path))
-      rpc.handle(request, exchange: metered)
+        exchange, face: WebRPCFace.faceLabel(request), route: WebRPCFace.routeLabel(target))
+      rpc.handle(request, target: target, exchange: metered)
     } else if request.path == EventsFace.path {
       events.handle(
         request, exchange: MeteredExchange.wrap(exchange, face: "events", route: EventsFace.path))
