@@ -55,7 +55,7 @@ extension GRPCServerConnection {
   func respond(on stream: ServerStream, with response: HTTPResponse, headOnly: Bool) {
     guard streams[stream.id] === stream else { return }
     stream.responseStarted = true
-    var headers = [HeaderField(":status", String(response.status))]
+    var headers = [HeaderField(":status", response.status == 200 ? "200" : String(response.status))]
     for field in response.headers where !Self.isConnectionSpecific(field.name) {
       headers.append(HeaderField(field.name, field.value))
     }
@@ -112,11 +112,18 @@ extension GRPCServerConnection {
 
   /// HTTP/2 forbids these (RFC 9113 section 8.2.2).
   private static func isConnectionSpecific(_ name: String) -> Bool {
+    // By length first: a switch over Strings compares them one by one, for
+    // every field of every answer, and few names have these lengths.
+    switch name.utf8.count {
+    case 7, 10, 14, 16, 17: break
+    default: return false
+    }
     switch name {
     case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade",
       "content-length":
-      true
-    default: false
+      return true
+    default:
+      return false
     }
   }
 }

@@ -30,6 +30,33 @@ struct WebResponseFraming {
 
   /// The head of a successful (or streaming) response.
   func headFields(metadata: Metadata) -> HTTPFields {
+    // Almost every call: no metadata, no compression; made once per kind.
+    if metadata.isEmpty, compression == .identity {
+      switch protocolKind {
+      case .grpcWeb(text: false): return Self.plainHeads.grpcWeb
+      case .grpcWeb(text: true): return Self.plainHeads.grpcWebText
+      case .connectUnary(.proto): return Self.plainHeads.connectProto
+      case .connectUnary(.json): return Self.plainHeads.connectJSON
+      case .connectStreaming(.proto): return Self.plainHeads.connectStreamingProto
+      case .connectStreaming(.json): return Self.plainHeads.connectStreamingJSON
+      }
+    }
+    return makeHeadFields(metadata: metadata)
+  }
+
+  private static let plainHeads = (
+    grpcWeb: plain(.grpcWeb(text: false)), grpcWebText: plain(.grpcWeb(text: true)),
+    connectProto: plain(.connectUnary(.proto)), connectJSON: plain(.connectUnary(.json)),
+    connectStreamingProto: plain(.connectStreaming(.proto)),
+    connectStreamingJSON: plain(.connectStreaming(.json))
+  )
+
+  private static func plain(_ kind: WebRPCProtocol) -> HTTPFields {
+    WebResponseFraming(protocolKind: kind, json: nil, compression: .identity)
+      .makeHeadFields(metadata: Metadata())
+  }
+
+  private func makeHeadFields(metadata: Metadata) -> HTTPFields {
     var fields = HTTPFields()
     fields.append("content-type", contentType)
     switch protocolKind {
