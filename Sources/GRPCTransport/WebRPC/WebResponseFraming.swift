@@ -105,6 +105,12 @@ struct WebResponseFraming {
   /// What ends a streaming body: gRPC-Web's trailer frame, or Connect's
   /// end-of-stream message. Connect unary has none (see `unaryResponse`).
   func end(_ status: GRPCStatus, trailers: Metadata) -> [UInt8] {
+    // Almost every call ends well and says nothing more: those ends are
+    // made once.
+    if status.code == .ok, status.message.isEmpty, trailers.isEmpty {
+      if case .grpcWeb = protocolKind { return Self.okTrailerFrame }
+      return Self.okEndOfStream
+    }
     switch protocolKind {
     case .grpcWeb:
       var block = "grpc-status:\(status.code.rawValue)\r\n"
@@ -168,6 +174,9 @@ struct WebResponseFraming {
     }
     return HTTPResponse(status: 200, headers: fields, body: bytes)
   }
+
+  private static let okTrailerFrame = envelope(flags: 0x80, Array("grpc-status:0\r\n".utf8))
+  private static let okEndOfStream = envelope(flags: 0x02, Array("{}".utf8))
 
   static func envelope(flags: UInt8, _ payload: [UInt8]) -> [UInt8] {
     let length = UInt32(payload.count)
