@@ -33,7 +33,8 @@ import Testing
     let started = ContinuousClock.now
     let error = await failure { try await client.get(id: "cpu", timeout: .milliseconds(200)) }
     #expect(error?.code == .deadlineExceeded)
-    #expect(ContinuousClock.now - started < .seconds(2))
+    // Only against waiting on the paused server for good.
+    #expect(ContinuousClock.now - started < .seconds(10))
     server.resume()
     await client.close()
   }
@@ -50,9 +51,9 @@ import Testing
     call.cancel()
     let error = await call.value
     #expect(error?.code == .cancelled)
-    // The paused server would never answer; the bound leaves room for
-    // sanitizers and a shared machine.
-    #expect(ContinuousClock.now - started < .seconds(1))
+    // The paused server would never answer; the bound is only against a
+    // hang, with room for sanitizers and a shared machine.
+    #expect(ContinuousClock.now - started < .seconds(10))
     server.resume()
     // The connection is still good for other calls.
     #expect(try await client.get(id: "cpu").id == "cpu")

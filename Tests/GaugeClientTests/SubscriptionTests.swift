@@ -52,9 +52,9 @@ import Testing
     collector.cancel()
     // The stream is reset, not left open: the connection carries no call.
     #expect(await eventually { await client.activeCallCount() == 0 })
-    // Measured with the other suites running on a shared machine; alone it
-    // takes a few milliseconds.
-    #expect(ContinuousClock.now - started < .milliseconds(500))
+    // Only against a hang: how fast is for `make bench`, not for a test on
+    // a shared machine under sanitizers (alone it takes milliseconds).
+    #expect(ContinuousClock.now - started < .seconds(10))
     #expect(await eventually { collector.ended != nil })
     await client.close()
   }
