@@ -1,3 +1,6 @@
+import GRPCClient
+import GRPCCore
+
 extension GaugeError {
   /// gRPC's status codes, with their numbers.
   public enum Code: Int32, Sendable, Equatable, CaseIterable, CustomStringConvertible {
@@ -36,27 +39,10 @@ extension GaugeError {
     /// The call carries no valid token.
     case unauthenticated = 16
 
-    /// The name as gRPC writes it: `INVALID_ARGUMENT`.
+    /// The name as gRPC writes it: `INVALID_ARGUMENT`. The numbers are
+    /// gRPC's, so the client's own table of names serves.
     public var description: String {
-      switch self {
-      case .ok: "OK"
-      case .cancelled: "CANCELLED"
-      case .unknown: "UNKNOWN"
-      case .invalidArgument: "INVALID_ARGUMENT"
-      case .deadlineExceeded: "DEADLINE_EXCEEDED"
-      case .notFound: "NOT_FOUND"
-      case .alreadyExists: "ALREADY_EXISTS"
-      case .permissionDenied: "PERMISSION_DENIED"
-      case .resourceExhausted: "RESOURCE_EXHAUSTED"
-      case .failedPrecondition: "FAILED_PRECONDITION"
-      case .aborted: "ABORTED"
-      case .outOfRange: "OUT_OF_RANGE"
-      case .unimplemented: "UNIMPLEMENTED"
-      case .internal: "INTERNAL"
-      case .unavailable: "UNAVAILABLE"
-      case .dataLoss: "DATA_LOSS"
-      case .unauthenticated: "UNAUTHENTICATED"
-      }
+      GRPCStatus.Code(rawValue: rawValue)?.canonicalName ?? "UNKNOWN"
     }
   }
 }
