@@ -34,7 +34,7 @@ import Testing
     let error = await failure { try await client.get(id: "cpu", timeout: .milliseconds(200)) }
     #expect(error?.code == .deadlineExceeded)
     // Only against waiting on the paused server for good.
-    #expect(ContinuousClock.now - started < .seconds(10))
+    #expect(ContinuousClock.now - started < .seconds(30))
     server.resume()
     await client.close()
   }
@@ -53,7 +53,7 @@ import Testing
     #expect(error?.code == .cancelled)
     // The paused server would never answer; the bound is only against a
     // hang, with room for sanitizers and a shared machine.
-    #expect(ContinuousClock.now - started < .seconds(10))
+    #expect(ContinuousClock.now - started < .seconds(30))
     server.resume()
     // The connection is still good for other calls.
     #expect(try await client.get(id: "cpu").id == "cpu")

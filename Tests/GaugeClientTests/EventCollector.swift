@@ -34,7 +34,7 @@ final class EventCollector: Sendable {
 
   /// Waits until an event matches, at most `seconds`.
   func waitFor(
-    seconds: Double = 5, _ matches: @escaping (SubscriptionEvent) -> Bool
+    seconds: Double = 30, _ matches: @escaping (SubscriptionEvent) -> Bool
   ) async -> Bool {
     await eventually(seconds: seconds) { received.contains(where: matches) }
   }

@@ -6,8 +6,9 @@ func gaugeContent(_ value: Double, label: String? = nil) -> ContentPatch {
     template: .gauge(GaugePatch(value: value, minValue: 0, maxValue: 100)), label: label)
 }
 
-/// Waits for `condition`, polling, at most `seconds`.
-func eventually(seconds: Double = 5, _ condition: () async -> Bool) async -> Bool {
+/// Waits for `condition`, polling, at most `seconds`: a bound against hangs,
+/// generous because CI runs these under ASan beside hundreds of other tests.
+func eventually(seconds: Double = 30, _ condition: () async -> Bool) async -> Bool {
   let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
   while ContinuousClock.now < deadline {
     if await condition() { return true }

@@ -77,7 +77,7 @@ final class GaugedProcess: @unchecked Sendable {
   }
 
   private func waitUntilServing() throws {
-    let deadline = Date().addingTimeInterval(10)
+    let deadline = Date().addingTimeInterval(30)
     while Date() < deadline {
       var address = sockaddr_in()
       address.sin_family = sa_family_t(AF_INET)

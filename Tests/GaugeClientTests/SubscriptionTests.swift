@@ -54,7 +54,7 @@ import Testing
     #expect(await eventually { await client.activeCallCount() == 0 })
     // Only against a hang: how fast is for `make bench`, not for a test on
     // a shared machine under sanitizers (alone it takes milliseconds).
-    #expect(ContinuousClock.now - started < .seconds(10))
+    #expect(ContinuousClock.now - started < .seconds(30))
     #expect(await eventually { collector.ended != nil })
     await client.close()
   }
@@ -82,7 +82,7 @@ import Testing
     // Written as soon as the server is back, likely before the subscription
     // is: the resume must replay it.
     let first = try await writer.put(id: "cpu", content: gaugeContent(2))
-    #expect(await collector.waitFor(seconds: 10) { $0.widget == first.widget })
+    #expect(await collector.waitFor() { $0.widget == first.widget })
     let second = try await writer.put(id: "cpu", content: gaugeContent(3))
     #expect(await collector.waitFor { $0.widget == second.widget })
     #expect(!collector.received.contains { $0.isReset })
@@ -102,7 +102,7 @@ import Testing
     server.stop()
     try server.start()
     let fresh = try await client.put(id: "fresh", content: gaugeContent(9))
-    #expect(await collector.waitFor(seconds: 10) { $0.isReset })
+    #expect(await collector.waitFor() { $0.isReset })
     #expect(await collector.waitFor { $0.widget == fresh.widget })
     let afterReset = collector.received.drop { !$0.isReset }.dropFirst()
     let snapshot = afterReset.prefix { !$0.isSynced }
