@@ -34,39 +34,3 @@ enum BenchRequests {
     WidgetWire.encodeSubscribeRequest(SubscribeQuery(ids: ids))
   }
 }
-
-/// An encoded request whose last field is the value, a double: sending it
-/// again with another value rewrites those 8 bytes in place instead of
-/// encoding (and allocating) a new message each time.
-struct ValueRequest {
-  private(set) var bytes: [UInt8]
-
-  /// `UpdateWidgetRequest { id, content { value { value } } }`, value-only.
-  static func updateWidget(id: String) -> ValueRequest {
-    ValueRequest(
-      WidgetWire.encodeUpdateWidgetRequest(
-        WidgetUpdate(id: id, content: ContentPatch(template: .value(PlainValuePatch(value: 0))))),
-      valueKey: 1 << 3 | 1)
-  }
-
-  /// `ValueUpdate { id, value }`, one PublishValues item.
-  static func valueUpdate(id: String) -> ValueRequest {
-    ValueRequest(WidgetWire.encodeValueUpdate(id: id, value: 0), valueKey: 2 << 3 | 1)
-  }
-
-  /// protobuf-c writes fields in number order, so the innermost value,
-  /// the highest-numbered field at each level, comes last.
-  private init(_ bytes: [UInt8], valueKey: UInt8) {
-    precondition(
-      bytes.count > 9 && bytes[bytes.count - 9] == valueKey,
-      "the encoded request does not end with its value")
-    self.bytes = bytes
-  }
-
-  mutating func set(_ value: Double) {
-    let offset = bytes.count - 8
-    bytes.withUnsafeMutableBytes {
-      $0.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: offset, as: UInt64.self)
-    }
-  }
-}

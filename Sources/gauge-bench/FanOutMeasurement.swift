@@ -1,5 +1,6 @@
 import GRPCClient
 import GaugeIO
+import GaugeWire
 import Glibc
 
 /// What the fan-out scenarios share once their subscribers are synced on
@@ -38,7 +39,7 @@ enum FanOutMeasurement {
       }
       _ = PublishStream(
         channel: channel, on: loop,
-        requests: [ValueRequest.valueUpdate(id: BenchRequests.widgetID(0))], pace: pace,
+        requests: [TrailingValueMessage.valueUpdate(id: BenchRequests.widgetID(0))], pace: pace,
         stampTime: true, window: MeasureWindow(start: producing, end: end)
       ) { tally in
         channel.close()

@@ -44,7 +44,7 @@ final class PublishStream: ClientCallHandler {
   private let stampTime: Bool
   private let window: MeasureWindow
   private let done: (PublishTally) -> Void
-  private var requests: [ValueRequest]
+  private var requests: [TrailingValueMessage]
   private var nextIndex = 0
   private var counter = 0.0
   private var tally = PublishTally(streams: 1)
@@ -56,7 +56,7 @@ final class PublishStream: ClientCallHandler {
   /// value is the monotonic clock at sending, in nanoseconds, otherwise a
   /// counter.
   init(
-    channel: GRPCChannel, on loop: EventLoop, requests: [ValueRequest], pace: Pace,
+    channel: GRPCChannel, on loop: EventLoop, requests: [TrailingValueMessage], pace: Pace,
     stampTime: Bool, window: MeasureWindow, done: @escaping (PublishTally) -> Void
   ) {
     precondition(!requests.isEmpty, "a publisher needs at least one widget")

@@ -1,6 +1,7 @@
 import GRPCClient
 import GRPCCore
 import GaugeIO
+import GaugeWire
 import Glibc
 
 /// `connections` connections, each holding one Subscribe on one widget;
@@ -71,7 +72,7 @@ struct SingleUpdates: Sendable {
   func send(failed: (String) -> Void) {
     let outcome = Rendezvous<String?>()
     channel.execute { channel in
-      var request = ValueRequest.updateWidget(id: BenchRequests.widgetID(0))
+      var request = TrailingValueMessage.updateWidget(id: BenchRequests.widgetID(0))
       request.set(Double(MonotonicNanos.now()))
       channel.connection.unary(path: BenchRequests.updateWidget, request: request.bytes) {
         outcome.deliver($0.status.code == .ok ? nil : $0.status.description)

@@ -1,5 +1,6 @@
 import GRPCClient
 import GaugeIO
+import GaugeWire
 
 /// PublishValues as fast as flow control allows: `streams` streams over
 /// `connections` connections to `widgets` widgets (each stream takes its
@@ -68,7 +69,7 @@ enum PublishScenario {
   }
 
   /// The widgets stream `stream` publishes to.
-  static func slice(of widgets: Int, for stream: Int, of streams: Int) -> [ValueRequest] {
+  static func slice(of widgets: Int, for stream: Int, of streams: Int) -> [TrailingValueMessage] {
     let ids: Range<Int>
     if widgets >= streams {
       let lower = stream * widgets / streams
@@ -76,6 +77,6 @@ enum PublishScenario {
     } else {
       ids = 0..<widgets
     }
-    return ids.map { ValueRequest.valueUpdate(id: BenchRequests.widgetID($0)) }
+    return ids.map { TrailingValueMessage.valueUpdate(id: BenchRequests.widgetID($0)) }
   }
 }

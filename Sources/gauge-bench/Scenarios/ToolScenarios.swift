@@ -18,7 +18,7 @@ enum ToolScenarios {
   /// The request body h2load repeats: one gRPC-framed UpdateWidgetRequest.
   static func body(_ options: BenchOptions) throws(BenchFailure) -> JSONLine {
     guard !options.output.isEmpty else { throw BenchFailure("body needs --out PATH") }
-    var request = ValueRequest.updateWidget(id: BenchRequests.widgetID(0))
+    var request = TrailingValueMessage.updateWidget(id: BenchRequests.widgetID(0))
     request.set(1)
     var framed: [UInt8] = []
     MessageFramer.append(request.bytes, to: &framed)

@@ -1,5 +1,6 @@
 import GRPCClient
 import GaugeIO
+import GaugeWire
 
 /// Closed-loop UpdateWidget (value only): `connections` × `streams` calls
 /// in flight, spread over the loops; requests per second and latency of
@@ -22,7 +23,9 @@ enum UnaryScenario {
       } catch {
         return done(.failure(BenchFailure("cannot connect to \(address): \(error)")))
       }
-      var requests = (0..<widgets).map { ValueRequest.updateWidget(id: BenchRequests.widgetID($0)) }
+      var requests = (0..<widgets).map {
+        TrailingValueMessage.updateWidget(id: BenchRequests.widgetID($0))
+      }
       var sent = 0
       _ = ClosedLoopUnary(
         channels: channels, inFlight: streams, path: BenchRequests.updateWidget, window: window,
