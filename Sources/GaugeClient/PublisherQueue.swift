@@ -1,15 +1,27 @@
+import GRPCCore
+import GaugeWire
 import Synchronization
 
 /// The producers' side of a `ValuePublisher`: credits for the stream's
-/// window, the values not yet handed to the loop, and the tasks waiting
-/// for credits. Any thread.
+/// window, the values not yet handed to the loop (framed, one after
+/// another, so a batch goes to the call in one piece), and the tasks
+/// waiting for credits. Any thread.
 final class PublisherQueue: Sendable {
   private let state: Mutex<State>
 
   private struct State {
     var credits: Int
-    /// Encoded values not yet handed to the loop.
-    var outbox: [[UInt8]] = []
+    /// Framed values not yet handed to the loop, and how many.
+    var outbox: [UInt8] = []
+    var outboxCount = 0
+    /// Each widget's ValueUpdate, encoded once: a value for it again
+    /// rewrites only the value's bytes.
+    var messages: [String: TrailingValueMessage] = [:]
+    /// The last widget's, which a producer of one widget's values asks for
+    /// every time: comparing ids costs less than hashing one. (The first
+    /// is a true pair too: the update for the empty id.)
+    var lastID = ""
+    var lastMessage = TrailingValueMessage.valueUpdate(id: "")
     var drainQueued = false
     var waiters: [CheckedContinuation<Void, Never>] = []
     /// Set when the call ended (or failed to start).
@@ -33,7 +45,11 @@ final class PublisherQueue: Sendable {
     state = Mutex(State(credits: window))
   }
 
-  func offer(_ message: [UInt8]) -> Offer {
+  /// Widgets whose encoded update is kept; past it the cache starts over,
+  /// so a publisher to ever new ids does not grow without bound.
+  static let rememberedWidgets = 4096
+
+  func offer(id: String, value: Double) -> Offer {
     state.withLock { state in
       if let failure = state.failure { return .failed(failure) }
       if state.finishing {
@@ -42,10 +58,29 @@ final class PublisherQueue: Sendable {
       }
       guard state.credits > 0 else { return .full }
       state.credits -= 1
-      state.outbox.append(message)
+      if state.lastID != id {
+        if let known = state.messages[id] {
+          state.lastMessage = known
+        } else {
+          if state.messages.count == Self.rememberedWidgets { state.messages = [:] }
+          state.lastMessage = .valueUpdate(id: id)
+          state.messages[id] = state.lastMessage
+        }
+        state.lastID = id
+      }
+      Self.frame(state.lastMessage, value: value, into: &state.outbox)
+      state.outboxCount += 1
       if state.drainQueued { return .queued }
       state.drainQueued = true
       return .queuedNeedsDrain
+    }
+  }
+
+  private static func frame(
+    _ message: TrailingValueMessage, value: Double, into outbox: inout [UInt8]
+  ) {
+    MessageFramer.append(size: message.bytes.count, to: &outbox) {
+      message.write(value: value, to: $0)
     }
   }
 
@@ -68,12 +103,15 @@ final class PublisherQueue: Sendable {
     if Task.isCancelled { throw .cancelled }
   }
 
-  /// The values queued since the last drain.
-  func takeOutbox() -> [[UInt8]] {
+  /// The values queued since the last drain, framed, and how many.
+  func takeOutbox() -> (framed: [UInt8], count: Int) {
     state.withLock { state in
       state.drainQueued = false
-      defer { state.outbox = [] }
-      return state.outbox
+      defer {
+        state.outbox = []
+        state.outboxCount = 0
+      }
+      return (state.outbox, state.outboxCount)
     }
   }
 

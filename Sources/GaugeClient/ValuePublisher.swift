@@ -2,9 +2,10 @@ import GRPCClient
 import GaugeWire
 
 /// Values for many widgets on one PublishValues stream: `send` is cheap
-/// (an encode and a queue append) and suspends only when `window` values
-/// are waiting for the stream's HTTP/2 flow control; `finish()` ends the
-/// stream and returns the server's report, with the values it refused.
+/// (a copy of the widget's encoded update with the new value, appended to
+/// a queue) and suspends only when `window` values are waiting for the
+/// stream's HTTP/2 flow control; `finish()` ends the stream and returns
+/// the server's report, with the values it refused.
 ///
 /// Safe to share between tasks; values go out in the order their `send`
 /// calls returned.
@@ -46,10 +47,9 @@ public final class ValuePublisher: Sendable {
   /// - Throws: the stream's failure once it ended early (the server is
   ///   gone, the call's timeout ran out), `failedPrecondition` after
   ///   `finish()`, `cancelled` when the task is cancelled while waiting.
-  public func send(id: String, value: Double) async throws(GaugeError) {
-    let message = WidgetWire.encodeValueUpdate(id: id, value: value)
+  nonisolated(nonsending) public func send(id: String, value: Double) async throws(GaugeError) {
     while true {
-      switch queue.offer(message) {
+      switch queue.offer(id: id, value: value) {
       case .queued:
         return
       case .queuedNeedsDrain:
@@ -69,8 +69,8 @@ public final class ValuePublisher: Sendable {
   /// not per value.
   private static func drain(_ queue: PublisherQueue, _ callState: PublisherCallState) {
     let batch = queue.takeOutbox()
-    guard !batch.isEmpty, let call = callState.call, !call.isFinished else { return }
-    for message in batch { call.send(message) }
+    guard batch.count > 0, let call = callState.call, !call.isFinished else { return }
+    call.send(framedMessages: batch.framed)
     callState.unconfirmed += batch.count
   }
 

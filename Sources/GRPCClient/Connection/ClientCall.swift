@@ -27,6 +27,15 @@ public final class ClientCall {
     connection?.send(message, on: self)
   }
 
+  /// Queues request messages already framed (`MessageFramer`'s prefix,
+  /// uncompressed, then the message, one after another): a producer that
+  /// batches many small messages hands them over with one copy. Ignored
+  /// like `send`.
+  public func send(framedMessages: [UInt8]) {
+    guard !isFinished else { return }
+    connection?.send(framedMessages: framedMessages, on: self)
+  }
+
   /// No more request messages: the request ends (END_STREAM) after the
   /// ones queued.
   public func closeSend() {

@@ -191,6 +191,19 @@ public final class GRPCClientConnection {
     wake(stream)
   }
 
+  func send(framedMessages: [UInt8], on call: ClientCall) {
+    guard let stream = streams[call.streamID], !stream.sendClosed else { return }
+    // Uncompressed messages are valid whatever the call's encoding: each
+    // says in its own prefix whether it is compressed.
+    if stream.pendingOutboundBytes == 0 {
+      stream.outbound = framedMessages
+      stream.outboundOffset = 0
+    } else {
+      stream.outbound.append(contentsOf: framedMessages)
+    }
+    wake(stream)
+  }
+
   func closeSend(on call: ClientCall) {
     guard let stream = streams[call.streamID], !stream.sendClosed else { return }
     stream.sendClosed = true
