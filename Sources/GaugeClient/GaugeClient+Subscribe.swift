@@ -9,16 +9,15 @@ extension GaugeClient {
   /// The subscription reconnects by itself when the connection or the
   /// server is lost, with jittered back-off, and resumes from the last
   /// `synced` revision; when the server cannot resume it sends `reset`
-  /// and a new snapshot, which the sequence passes on. Events are
-  /// buffered without bound while the consumer is slower than the server.
+  /// and a new snapshot, which the sequence passes on. Events wait for
+  /// the reader without bound while it is slower than the server.
   public func subscribe(
     ids: [String] = [], prefix: String = "", minInterval: Duration = .zero
   ) -> WidgetSubscription {
-    let (events, continuation) = AsyncThrowingStream.makeStream(
-      of: SubscriptionEvent.self, throwing: (any Error).self)
+    let buffer = SubscriptionBuffer()
     guard (try? checkOpen()) != nil else {
-      continuation.finish(throwing: GaugeError.closed)
-      return WidgetSubscription(events: events)
+      buffer.finish(failure: GaugeError.closed)
+      return WidgetSubscription(reader: SubscriptionReader(buffer: buffer, onStop: {}))
     }
     let milliseconds =
       minInterval.components.seconds * 1000
@@ -27,12 +26,12 @@ extension GaugeClient {
       ids: ids, idPrefix: prefix, includeSnapshot: true, sinceRevision: nil,
       minIntervalMs: UInt32(clamping: milliseconds))
     let keeper = self.keeper
-    let driver = SubscriptionDriver(keeper: keeper, query: query, continuation: continuation)
-    continuation.onTermination = { _ in keeper.loop.execute { driver.end() } }
+    let driver = SubscriptionDriver(keeper: keeper, query: query, buffer: buffer)
     keeper.loop.execute {
       keeper.track(driver)
       driver.connect()
     }
-    return WidgetSubscription(events: events)
+    return WidgetSubscription(
+      reader: SubscriptionReader(buffer: buffer) { keeper.loop.execute { driver.end() } })
   }
 }

@@ -12,7 +12,7 @@ import GaugeWire
 final class SubscriptionDriver: @unchecked Sendable {
   private let keeper: ConnectionKeeper
   private var query: SubscribeQuery
-  private let continuation: AsyncThrowingStream<SubscriptionEvent, any Error>.Continuation
+  private let buffer: SubscriptionBuffer
   private var call: ClientCall?
   private var retryTimer: TimerHandle?
   private var backoff = ReconnectBackoff()
@@ -23,12 +23,11 @@ final class SubscriptionDriver: @unchecked Sendable {
   static let path = "/gauge.v1.WidgetService/Subscribe"
 
   init(
-    keeper: ConnectionKeeper, query: SubscribeQuery,
-    continuation: AsyncThrowingStream<SubscriptionEvent, any Error>.Continuation
+    keeper: ConnectionKeeper, query: SubscribeQuery, buffer: SubscriptionBuffer
   ) {
     self.keeper = keeper
     self.query = query
-    self.continuation = continuation
+    self.buffer = buffer
   }
 
   func connect() {
@@ -56,17 +55,17 @@ final class SubscriptionDriver: @unchecked Sendable {
     guard case .success(let event) = decoded else { return }
     switch event {
     case .upsert(let widget):
-      continuation.yield(inSnapshot ? .snapshot(widget) : .upsert(widget))
+      buffer.append(inSnapshot ? .snapshot(widget) : .upsert(widget))
     case .removed(let id, let revision):
-      continuation.yield(.removed(id: id, revision: revision))
+      buffer.append(.removed(id: id, revision: revision))
     case .reset(let revision):
       inSnapshot = true
-      continuation.yield(.reset(revision: revision))
+      buffer.append(.reset(revision: revision))
     case .synced(let revision):
       inSnapshot = false
       query.sinceRevision = revision
       backoff.reset()
-      continuation.yield(.synced(revision: revision))
+      buffer.append(.synced(revision: revision))
     }
   }
 
@@ -91,13 +90,13 @@ final class SubscriptionDriver: @unchecked Sendable {
     retryTimer = nil
     call?.cancel()
     call = nil
-    continuation.finish()
+    buffer.finish(failure: nil)
     keeper.forget(self)
   }
 
   private func finish(throwing error: GaugeError) {
     ended = true
-    continuation.finish(throwing: error)
+    buffer.finish(failure: error)
     keeper.forget(self)
   }
 

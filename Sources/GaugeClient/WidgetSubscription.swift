@@ -12,11 +12,11 @@ public struct WidgetSubscription: AsyncSequence, Sendable {
   /// The permanent failure that ended it.
   public typealias Failure = GaugeError
 
-  let events: AsyncThrowingStream<SubscriptionEvent, any Error>
+  let reader: SubscriptionReader
 
   /// The one iterator: a subscription is read once.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(base: events.makeAsyncIterator())
+    Iterator(reader: reader)
   }
 
   /// Reads the events as they arrive.
@@ -26,34 +26,42 @@ public struct WidgetSubscription: AsyncSequence, Sendable {
     /// The permanent failure that ended the subscription.
     public typealias Failure = GaugeError
 
-    private var base: AsyncThrowingStream<SubscriptionEvent, any Error>.AsyncIterator
+    private let reader: SubscriptionReader
+    /// The events taken from the buffer and not yet returned.
+    private var batch: [SubscriptionEvent] = []
+    private var nextIndex = 0
 
-    init(base: AsyncThrowingStream<SubscriptionEvent, any Error>.AsyncIterator) {
-      self.base = base
+    init(reader: SubscriptionReader) {
+      self.reader = reader
     }
 
     /// The next event; nil once the subscription ended (or the task was
     /// cancelled).
     public mutating func next() async throws(GaugeError) -> SubscriptionEvent? {
-      do {
-        return try await base.next()
-      } catch let error as GaugeError {
-        throw error
-      } catch {
-        throw GaugeError(code: .unknown, message: "\(error)")
-      }
+      try await next(isolation: nil)
     }
 
-    /// The same, for callers on an actor.
+    /// The same, for callers on an actor: waits without leaving it.
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(GaugeError)
       -> SubscriptionEvent?
     {
-      do {
-        return try await base.next(isolation: actor)
-      } catch let error as GaugeError {
+      if nextIndex < batch.count, !Task.isCancelled {
+        defer { nextIndex += 1 }
+        return batch[nextIndex]
+      }
+      batch = []
+      nextIndex = 0
+      switch await reader.buffer.take(isolation: actor) {
+      case .events(let events):
+        batch = events
+        nextIndex = 1
+        return events[0]
+      case .finished:
+        reader.stop()
+        return nil
+      case .failed(let error):
+        reader.stop()
         throw error
-      } catch {
-        throw GaugeError(code: .unknown, message: "\(error)")
       }
     }
   }
