@@ -198,7 +198,9 @@ let package = Package(
     // socket-floor server is GaugeIO alone: it does not link the server.
     .executableTarget(
       name: "gauge-bench",
-      dependencies: ["GRPCClient", "GRPCCore", "GaugeIO", "GaugeWire", "GaugeDomain"],
+      dependencies: [
+        "GRPCClient", "GRPCCore", "GaugeIO", "GaugeWire", "GaugeDomain", "GaugeClient",
+      ],
       swiftSettings: hotPath
     ),
 

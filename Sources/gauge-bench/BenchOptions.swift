@@ -7,6 +7,8 @@ struct BenchOptions {
     case sseFanout = "sse-fanout"
     case grpcWebFanout = "grpc-web-fanout"
     case connectFanout = "connect-fanout"
+    case clientPublish = "client-publish"
+    case clientSubscribe = "client-subscribe"
     case socketFloorServer = "socket-floor-server"
     case socketFloor = "socket-floor"
   }
@@ -53,6 +55,15 @@ struct BenchOptions {
                    fanout with the Subscribe streams speaking gRPC-Web
                    (application/grpc-web+proto) or Connect streaming
                    (application/connect+proto) over the same HTTP/2 connections
+      client-publish
+                   publish with the client library: one task sends each value
+                   through GaugeClient's ValuePublisher to --widgets widgets for
+                   --duration, then finishes the stream
+      client-subscribe
+                   one `for try await` loop over GaugeClient's subscription to
+                   --widgets widgets counts the events it consumes while a
+                   PublishValues stream writes to them at --rate updates/s (a batch
+                   each millisecond; 0: full speed) for --duration
       memory       server RSS (--server-pid) per idle subscription (--subscribers)
                    and per idle connection (--connections)
       connections  --connections connections with one Subscribe each; --rounds

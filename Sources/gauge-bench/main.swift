@@ -60,6 +60,8 @@ func runScenario() throws(BenchFailure) -> JSONLine {
   case .sseFanout: line = try SSEFanOutScenario.run(options, loops: loops)
   case .grpcWebFanout: line = try WebFanOutScenario.run(.grpcWeb, options, loops: loops)
   case .connectFanout: line = try WebFanOutScenario.run(.connectStreaming, options, loops: loops)
+  case .clientPublish: line = try ClientPublishScenario.run(options, loops: loops)
+  case .clientSubscribe: line = try ClientSubscribeScenario.run(options, loops: loops)
   case .memory: line = try MemoryScenario.run(options, loops: loops)
   case .connections: line = try ConnectionsScenario.run(options, loops: loops)
   case .socketFloor: line = try SocketFloorScenario.run(options, loops: loops)
