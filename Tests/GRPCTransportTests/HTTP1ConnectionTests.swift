@@ -225,6 +225,29 @@ private func statusLines(_ text: String) -> [String] {
     #expect(!idle.connection.isAlive)
   }
 
+  @Test func fieldsSplitAcrossReadsAndEmptyValuesArriveWhole() {
+    let harness = HTTP1Harness()
+    for piece in ["GET / HTTP/1.1\r\nHo", "st: a\r\nX-Em", "pty:\r\nX-Long: va", "lue\r\n\r\n"] {
+      harness.send(piece)
+    }
+    let headers = harness.responder.requests.first?.headers
+    #expect(headers?.fields.map(\.name) == ["host", "x-empty", "x-long"])
+    #expect(headers?["x-empty"] == "")
+    #expect(headers?["x-long"] == "value")
+  }
+
+  @Test func idlenessCountsFromTheLastAnswerNotTheFirst() {
+    let harness = HTTP1Harness()
+    harness.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+    harness.scheduler.advance(by: .seconds(50))
+    harness.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+    // 60 s after the first answer, but only 10 s after the second.
+    harness.scheduler.advance(by: .seconds(11))
+    #expect(harness.connection.isAlive)
+    harness.scheduler.advance(by: .seconds(50))
+    #expect(!harness.connection.isAlive)
+  }
+
   @Test func nativeGRPCOverHTTP1IsTold505() {
     let harness = HTTP1Harness()
     let out = harness.send(

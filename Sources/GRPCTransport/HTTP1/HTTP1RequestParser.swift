@@ -27,7 +27,9 @@ final class HTTP1RequestParser {
   /// The request being read.
   private var head = HTTP1RequestHead()
   private var body: [UInt8] = []
-  private var lastCallbackWasValue = false
+  /// The field being read: libhttp-parser may hand a name or a value over
+  /// in pieces (when it spans reads); a field joins the head once whole.
+  private var field = FieldInProgress.none
   private var pendingEvent: Event?
   /// Between the end of one request and the end of the next one's head.
   private(set) var readingHead = true
@@ -115,7 +117,7 @@ final class HTTP1RequestParser {
   fileprivate func messageBegan() {
     head = HTTP1RequestHead()
     body = []
-    lastCallbackWasValue = false
+    field = .none
     readingHead = true
     requestStarted = true
     headScan = HeadByteScan()
@@ -126,22 +128,38 @@ final class HTTP1RequestParser {
   }
 
   fileprivate func headerField(_ bytes: UnsafeRawBufferPointer) {
-    if lastCallbackWasValue || head.fields.isEmpty {
-      head.fields.append((name: "", value: ""))
+    let piece = String(decoding: bytes, as: UTF8.self)
+    switch field {
+    case .none:
+      field = .name(piece)
+    case .name(let name):
+      field = .name(name + piece)
+    case .value(let name, let value):
+      head.fields.append(name, value)
+      field = .name(piece)
     }
-    lastCallbackWasValue = false
-    head.fields[head.fields.count - 1].name += String(decoding: bytes, as: UTF8.self)
   }
 
   fileprivate func headerValue(_ bytes: UnsafeRawBufferPointer) {
-    lastCallbackWasValue = true
-    guard !head.fields.isEmpty else { return }
-    head.fields[head.fields.count - 1].value += String(decoding: bytes, as: UTF8.self)
+    let piece = String(decoding: bytes, as: UTF8.self)
+    switch field {
+    case .none:
+      break
+    case .name(let name):
+      field = .value(name: name, value: piece)
+    case .value(let name, let value):
+      field = .value(name: name, value: value + piece)
+    }
   }
 
   fileprivate func headersComplete() -> Int32 {
-    head.method = String(
-      cString: http_method_str(http_method(rawValue: gauged_http_method(parser))))
+    switch field {
+    case .none: break
+    case .name(let name): head.fields.append(name, "")
+    case .value(let name, let value): head.fields.append(name, value)
+    }
+    field = .none
+    head.method = Self.name(of: http_method(rawValue: gauged_http_method(parser)))
     head.version =
       parser.pointee.http_major == 1 && parser.pointee.http_minor == 0 ? .http1_0 : .http1_1
     head.keepAlive = http_should_keep_alive(parser) != 0
@@ -167,6 +185,21 @@ final class HTTP1RequestParser {
     return 0
   }
 
+  /// The method's name: the common ones as literals, which cost no copy
+  /// or check of the library's C string.
+  private static func name(of method: http_method) -> String {
+    switch method {
+    case HTTP_GET: "GET"
+    case HTTP_POST: "POST"
+    case HTTP_PATCH: "PATCH"
+    case HTTP_PUT: "PUT"
+    case HTTP_DELETE: "DELETE"
+    case HTTP_HEAD: "HEAD"
+    case HTTP_OPTIONS: "OPTIONS"
+    default: String(cString: http_method_str(method))
+    }
+  }
+
   fileprivate func bodyBytes(_ bytes: UnsafeRawBufferPointer) -> Int32 {
     guard body.count + bytes.count <= maxBodyBytes else {
       pendingEvent = .bodyTooLarge
@@ -186,12 +219,18 @@ final class HTTP1RequestParser {
   }
 }
 
-/// A request head as the parser read it; names keep their case until the
-/// session folds them.
+/// Where the parser is in a header field.
+private enum FieldInProgress {
+  case none
+  case name(String)
+  case value(name: String, value: String)
+}
+
+/// A request head as the parser read it, field names folded to lower case.
 struct HTTP1RequestHead {
   var method = ""
   var target = ""
-  var fields: [(name: String, value: String)] = []
+  var fields = HTTPFields()
   var version = HTTPVersion.http1_1
   var keepAlive = true
   var chunked = false

@@ -43,7 +43,14 @@ public final class HTTP1ServerConnection {
   /// What the socket has not taken yet, as the glue last said.
   private var socketBytesQueued = 0
   private var headTimer: ScheduledWork?
+  /// At most one timer for idleness, left running while requests come and
+  /// go: a keep-alive connection's requests then cost a clock read each,
+  /// not a timer scheduled and cancelled each. When it fires it closes the
+  /// connection if it has been idle long enough, or waits out the rest.
   private var idleTimer: ScheduledWork?
+  /// Since when the connection has had no request in progress or answer
+  /// pending; nil while it has one.
+  private var idleSince: ContinuousClock.Instant?
   /// Called when held input can be read again (see `wantsInput`).
   public var inputResumed: (() -> Void)?
   /// Sees each request read whole, answered by a face or by the session
@@ -222,8 +229,7 @@ public final class HTTP1ServerConnection {
     case .head(let head):
       headTimer?.cancel()
       headTimer = nil
-      idleTimer?.cancel()
-      idleTimer = nil
+      idleSince = nil
       expectContinue(head)
     case .bodyTooLarge:
       fail(
@@ -266,8 +272,7 @@ public final class HTTP1ServerConnection {
   }
 
   private func dispatch(_ head: HTTP1RequestHead, body: [UInt8]) {
-    var fields = HTTPFields()
-    for field in head.fields { fields.append(field.name, field.value) }
+    let fields = head.fields
     let exchange = HTTP1Exchange(
       connection: self, scheduler: scheduler, headOnly: head.method == "HEAD",
       requestKeepsAlive: head.keepAlive, version: head.version)
@@ -293,6 +298,8 @@ public final class HTTP1ServerConnection {
   /// `http://host/widgets?x` (absolute form, which proxies send and
   /// servers must take: RFC 9112 section 3.2.2) as `/widgets?x`.
   static func originForm(_ target: String) -> String {
+    // Nearly every request is in origin form already.
+    if target.utf8.first == UInt8(ascii: "/") { return target }
     let lowered = target.prefix(8).lowercased()
     let schemeLength =
       lowered.hasPrefix("http://") ? 7 : lowered.hasPrefix("https://") ? 8 : 0
@@ -347,8 +354,7 @@ public final class HTTP1ServerConnection {
       return
     }
     guard headTimer == nil else { return }
-    idleTimer?.cancel()
-    idleTimer = nil
+    idleSince = nil
     headTimer = scheduler.schedule(after: configuration.headTimeout) { [weak self] in
       guard let self else { return }
       self.headTimer = nil
@@ -360,16 +366,28 @@ public final class HTTP1ServerConnection {
   }
 
   private func armIdleTimerIfIdle() {
-    guard case .open = life, exchanges.isEmpty, !parser.requestStarted, idleTimer == nil,
+    guard case .open = life, exchanges.isEmpty, !parser.requestStarted, idleSince == nil,
       headTimer == nil
     else { return }
     armIdleTimer()
   }
 
+  /// The connection is idle from now: closed after `idleTimeout` unless a
+  /// request starts first.
   private func armIdleTimer() {
-    idleTimer = scheduler.schedule(after: configuration.idleTimeout) { [weak self] in
+    idleSince = scheduler.now
+    if idleTimer == nil { scheduleIdleCheck(after: configuration.idleTimeout) }
+  }
+
+  private func scheduleIdleCheck(after delay: Duration) {
+    idleTimer = scheduler.schedule(after: delay) { [weak self] in
       guard let self else { return }
       self.idleTimer = nil
+      guard case .open = self.life, let idleSince = self.idleSince else { return }
+      let idleFor = self.scheduler.now - idleSince
+      guard idleFor >= self.configuration.idleTimeout else {
+        return self.scheduleIdleCheck(after: self.configuration.idleTimeout - idleFor)
+      }
       guard self.exchanges.isEmpty, !self.parser.requestStarted else { return }
       self.life = .closed
       self.outputReady()
@@ -381,6 +399,7 @@ public final class HTTP1ServerConnection {
     headTimer = nil
     idleTimer?.cancel()
     idleTimer = nil
+    idleSince = nil
   }
 
   private func outputReady() {
