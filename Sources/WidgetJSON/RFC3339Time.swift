@@ -21,6 +21,42 @@ package enum RFC3339Time {
     let days = floorDivision(unixMilliseconds, millisecondsPerDay)
     let millisecondOfDay = unixMilliseconds - days * millisecondsPerDay
     let (year, month, day) = civilDate(daysSinceEpoch: days)
+    guard (0...9999).contains(year) else {
+      return appendAnyYear(year, month, day, millisecondOfDay, to: &bytes)
+    }
+    // Every field has a fixed width: laid out on the stack, appended once.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+      func put(_ number: Int64, width: Int, at offset: Int) {
+        var rest = number
+        for index in stride(from: offset + width - 1, through: offset, by: -1) {
+          text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+          rest /= 10
+        }
+      }
+      put(year, width: 4, at: 0)
+      text[4] = UInt8(ascii: "-")
+      put(month, width: 2, at: 5)
+      text[7] = UInt8(ascii: "-")
+      put(day, width: 2, at: 8)
+      text[10] = UInt8(ascii: "T")
+      put(millisecondOfDay / 3_600_000, width: 2, at: 11)
+      text[13] = UInt8(ascii: ":")
+      put(millisecondOfDay / 60_000 % 60, width: 2, at: 14)
+      text[16] = UInt8(ascii: ":")
+      put(millisecondOfDay / 1000 % 60, width: 2, at: 17)
+      text[19] = UInt8(ascii: ".")
+      put(millisecondOfDay % 1000, width: 3, at: 20)
+      text[23] = UInt8(ascii: "Z")
+      bytes.append(contentsOf: UnsafeBufferPointer(text))
+    }
+  }
+
+  /// The same for a year outside 0...9999 (before the common era, or past
+  /// 9999), whose width varies.
+  private static func appendAnyYear(
+    _ year: Int64, _ month: Int64, _ day: Int64, _ millisecondOfDay: Int64,
+    to bytes: inout [UInt8]
+  ) {
     appendDigits(year, width: 4, to: &bytes)
     bytes.append(UInt8(ascii: "-"))
     appendDigits(month, width: 2, to: &bytes)

@@ -18,10 +18,20 @@ public struct Router: Sendable {
   /// a request there without gRPC's content type is told what gRPC needs,
   /// and every other path goes to the HTTP faces without being routed.
   func namesService(_ path: [UInt8]) -> Bool {
+    path.withUnsafeBufferPointer { namesService($0) }
+  }
+
+  /// Whether `path`'s first segment is a registered service's name: the
+  /// check every HTTP request (REST, pages, events) passes through on its
+  /// way past the RPC faces, so it compares bytes and makes nothing.
+  func namesService(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
     guard path.first == UInt8(ascii: "/") else { return false }
-    let end = path.dropFirst().firstIndex(of: UInt8(ascii: "/")) ?? path.endIndex
-    let segment = path[1..<end]
-    return serviceNameBytes.contains { $0.elementsEqual(segment) }
+    let rest = UnsafeBufferPointer(rebasing: path[1...])
+    let segment = UnsafeBufferPointer(
+      rebasing: rest[..<(rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex)])
+    return serviceNameBytes.contains { name in
+      name.count == segment.count && name.withUnsafeBufferPointer { $0.elementsEqual(segment) }
+    }
   }
 
   public var serviceNames: [String] { services.keys.sorted() }

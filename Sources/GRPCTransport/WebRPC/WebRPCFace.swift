@@ -44,8 +44,12 @@ public final class WebRPCFace: Sendable {
   /// What a path names: a served method, a service's unknown method (still
   /// this face's to answer), or nil for a path outside every service.
   public func target(path: String) -> WebRPCTarget? {
+    // Most requests that ask are for other faces (REST, pages): they are
+    // told no by the service name, before any hashing.
+    var path = path
+    guard path.withUTF8({ router.namesService($0) }) else { return nil }
     if let method = methods[path] { return .method(method) }
-    return router.namesService(Array(path.utf8)) ? .unknownMethod : nil
+    return .unknownMethod
   }
 
   /// The `route` label of a request to `path`: the method's path when the

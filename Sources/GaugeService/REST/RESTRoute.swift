@@ -15,24 +15,34 @@ enum RESTRoute: Equatable {
   static let eventsPath = "/widgets/events"
 
   init(path: String) {
-    switch path {
-    case "/widgets": self = .widgets
-    case "/values": self = .values
-    default:
-      // By bytes: Character-wise String work showed on every request.
-      let bytes = path.utf8
-      let prefix = "/widgets/".utf8
-      guard bytes.starts(with: prefix), bytes.count > prefix.count,
-        !bytes.dropFirst(prefix.count).contains(UInt8(ascii: "/"))
-      else {
-        self = .unknown
-        return
-      }
-      let segment = Substring(path.utf8.dropFirst(prefix.count))
-      // An id needs decoding only when it holds an escape.
-      self = .widget(
-        id: segment.utf8.contains(UInt8(ascii: "%"))
-          ? URLComponentDecoding.decode(segment, plusIsSpace: false) : String(segment))
+    // By bytes: String comparisons and Character-wise work showed on every
+    // request.
+    var path = path
+    self = path.withUTF8 { Self.route(bytes: $0) }
+  }
+
+  private static func route(bytes: UnsafeBufferPointer<UInt8>) -> RESTRoute {
+    if starts(bytes, with: "/values") { return bytes.count == 7 ? .values : .unknown }
+    guard starts(bytes, with: "/widgets") else { return .unknown }
+    let prefixCount = 9  // "/widgets/"
+    if bytes.count == prefixCount - 1 { return .widgets }
+    guard bytes[prefixCount - 1] == UInt8(ascii: "/"), bytes.count > prefixCount else {
+      return .unknown
+    }
+    let segment = UnsafeBufferPointer(rebasing: bytes[prefixCount...])
+    guard !segment.contains(UInt8(ascii: "/")) else { return .unknown }
+    let text = String(decoding: segment, as: UTF8.self)
+    // An id needs decoding only when it holds an escape.
+    return .widget(
+      id: segment.contains(UInt8(ascii: "%"))
+        ? URLComponentDecoding.decode(Substring(text), plusIsSpace: false) : text)
+  }
+
+  private static func starts(_ bytes: UnsafeBufferPointer<UInt8>, with prefix: StaticString)
+    -> Bool
+  {
+    prefix.withUTF8Buffer { prefix in
+      bytes.count >= prefix.count && zip(bytes, prefix).allSatisfy { $0 == $1 }
     }
   }
 

@@ -227,6 +227,13 @@ import WidgetJSON
     #expect(RFC3339Time.format(unixMilliseconds: 951_782_400_001) == "2000-02-29T00:00:00.001Z")
     #expect(RFC3339Time.format(unixMilliseconds: -1) == "1969-12-31T23:59:59.999Z")
     #expect(RFC3339Time.format(unixMilliseconds: 1_796_161_932_123) == "2026-12-01T21:52:12.123Z")
+    // The last instant of year 9999, then years whose width is not four.
+    #expect(
+      RFC3339Time.format(unixMilliseconds: 253_402_300_799_999) == "9999-12-31T23:59:59.999Z")
+    #expect(
+      RFC3339Time.format(unixMilliseconds: 253_402_300_800_000) == "10000-01-01T00:00:00.000Z")
+    #expect(
+      RFC3339Time.format(unixMilliseconds: -62_167_219_200_001) == "-0001-12-31T23:59:59.999Z")
   }
 }
 
