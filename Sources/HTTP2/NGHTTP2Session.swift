@@ -285,6 +285,18 @@ import CNGHTTP2
     }
   }
 
+  /// Submits a header block laid out by `HeaderBlockWriter`.
+  func submitLaidOut(
+    streamID: Int32, endsStream: Bool, entries: UnsafeMutablePointer<nghttp2_nv>, count: Int
+  ) {
+    if endsStream {
+      _ = nghttp2_submit_response(session, streamID, entries, count, nil)
+    } else {
+      _ = nghttp2_submit_headers(
+        session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, nil, entries, count, nil)
+    }
+  }
+
   /// Response headers that neither end the stream nor attach a body: the
   /// body follows through `attachData`, the end through `submitTrailers`.
   package func submitResponseHeaders(streamID: Int32, headers: PackedHeaders) {

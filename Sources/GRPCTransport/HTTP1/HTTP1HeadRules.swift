@@ -8,11 +8,21 @@ enum HTTP1HeadRules {
     }
     // Whitespace between a name and its colon has smuggled requests past
     // proxies that read the field differently (section 5.1).
-    if let bad = head.fields.first(where: { !isToken($0.name) }) {
-      return .failure(
-        status: 400, detail: "\"\(bad.name)\" is not a field name (no spaces before the colon)")
+    var badName: String?
+    var hosts = 0
+    var codings: [String] = []
+    head.fields.forEachField { name, value in
+      if badName == nil, !isToken(name) { badName = String(decoding: name, as: UTF8.self) }
+      if HTTPFields.name(name, is: "host") { hosts += 1 }
+      if HTTPFields.name(name, is: "transfer-encoding") {
+        codings += String(decoding: value, as: UTF8.self).lowercased().split(separator: ",")
+          .map { $0.trimmingOptionalWhitespace() }
+      }
     }
-    let hosts = head.fields.count { isNamed($0.name, "host") }
+    if let badName {
+      return .failure(
+        status: 400, detail: "\"\(badName)\" is not a field name (no spaces before the colon)")
+    }
     if head.version == .http1_1, hosts != 1 {
       return .failure(
         status: 400,
@@ -21,9 +31,6 @@ enum HTTP1HeadRules {
     }
     // libhttp-parser reads `gzip, chunked` as chunked and drops the gzip:
     // a face would get still-encoded bytes (section 6.1 answers 501).
-    let codings = head.fields.filter { isNamed($0.name, "transfer-encoding") }
-      .flatMap { $0.value.lowercased().split(separator: ",") }
-      .map { $0.trimmingOptionalWhitespace() }
     if !codings.isEmpty, codings != ["chunked"] {
       let named = codings.first { $0 != "chunked" } ?? "chunked"
       return .failure(
@@ -32,21 +39,10 @@ enum HTTP1HeadRules {
     return nil
   }
 
-  /// `name` is `lowercased` in any case, compared without making a String.
-  static func isNamed(_ name: String, _ lowercased: StaticString) -> Bool {
-    lowercased.withUTF8Buffer { expected in
-      name.utf8.count == expected.count
-        && zip(name.utf8, expected).allSatisfy { byte, wanted in
-          byte == wanted
-            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") && byte | 0x20 == wanted)
-        }
-    }
-  }
-
   /// RFC 9110's token: the characters a field name may hold.
-  static func isToken(_ text: String) -> Bool {
-    !text.isEmpty
-      && text.utf8.allSatisfy { byte in
+  static func isToken(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    !name.isEmpty
+      && name.allSatisfy { byte in
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
           UInt8(ascii: "0")...UInt8(ascii: "9"):

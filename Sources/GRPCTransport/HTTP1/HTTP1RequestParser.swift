@@ -27,8 +27,9 @@ final class HTTP1RequestParser {
   /// The request being read.
   private var head = HTTP1RequestHead()
   private var body: [UInt8] = []
-  /// The field being read: libhttp-parser may hand a name or a value over
-  /// in pieces (when it spans reads); a field joins the head once whole.
+  /// Which part of a field the parser read last: libhttp-parser may hand a
+  /// name or a value over in pieces (when it spans reads), each added to
+  /// the field begun with its name's first piece.
   private var field = FieldInProgress.none
   private var pendingEvent: Event?
   /// Between the end of one request and the end of the next one's head.
@@ -116,6 +117,9 @@ final class HTTP1RequestParser {
 
   fileprivate func messageBegan() {
     head = HTTP1RequestHead()
+    // A typical head's fields in one allocation each, not several as the
+    // arrays grow.
+    head.fields = HTTPFields(reservingFields: 8, bytes: 256)
     body = []
     field = .none
     readingHead = true
@@ -128,36 +132,20 @@ final class HTTP1RequestParser {
   }
 
   fileprivate func headerField(_ bytes: UnsafeRawBufferPointer) {
-    let piece = String(decoding: bytes, as: UTF8.self)
-    switch field {
-    case .none:
-      field = .name(piece)
-    case .name(let name):
-      field = .name(name + piece)
-    case .value(let name, let value):
-      head.fields.append(name, value)
-      field = .name(piece)
+    if field != .name {
+      head.fields.beginField()
+      field = .name
     }
+    head.fields.appendToName(bytes)
   }
 
   fileprivate func headerValue(_ bytes: UnsafeRawBufferPointer) {
-    let piece = String(decoding: bytes, as: UTF8.self)
-    switch field {
-    case .none:
-      break
-    case .name(let name):
-      field = .value(name: name, value: piece)
-    case .value(let name, let value):
-      field = .value(name: name, value: value + piece)
-    }
+    guard field != .none else { return }
+    field = .value
+    head.fields.appendToValue(bytes)
   }
 
   fileprivate func headersComplete() -> Int32 {
-    switch field {
-    case .none: break
-    case .name(let name): head.fields.append(name, "")
-    case .value(let name, let value): head.fields.append(name, value)
-    }
     field = .none
     head.method = Self.name(of: http_method(rawValue: gauged_http_method(parser)))
     head.version =
@@ -222,8 +210,8 @@ final class HTTP1RequestParser {
 /// Where the parser is in a header field.
 private enum FieldInProgress {
   case none
-  case name(String)
-  case value(name: String, value: String)
+  case name
+  case value
 }
 
 /// A request head as the parser read it, field names folded to lower case.

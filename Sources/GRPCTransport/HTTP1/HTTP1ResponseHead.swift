@@ -17,11 +17,14 @@ enum HTTP1ResponseHead {
     var out: [UInt8] = []
     out.reserveCapacity(160)
     out += statusLine(status)
-    for field in headers where !isFraming(field.name) {
-      out += field.name.utf8
-      out += [UInt8(ascii: ":"), UInt8(ascii: " ")]
-      out += field.value.utf8
-      out += crlf
+    headers.forEachField { name, value in
+      guard !isFraming(name) else { return }
+      out.append(contentsOf: name)
+      out.append(UInt8(ascii: ":"))
+      out.append(UInt8(ascii: " "))
+      out.append(contentsOf: value)
+      out.append(0x0D)
+      out.append(0x0A)
     }
     switch framing {
     // No length on 1xx and 204 (RFC 9110 section 8.6): they have no content.
@@ -54,8 +57,9 @@ enum HTTP1ResponseHead {
     return Array("HTTP/1.1 \(status) \(HTTPStatusText.reason(status))\r\n".utf8)
   }
 
-  private static func isFraming(_ name: String) -> Bool {
-    name == "content-length" || name == "transfer-encoding" || name == "connection"
+  private static func isFraming(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    HTTPFields.name(name, is: "content-length") || HTTPFields.name(name, is: "transfer-encoding")
+      || HTTPFields.name(name, is: "connection")
   }
 
   /// One chunk of a chunked body.

@@ -259,7 +259,7 @@ public final class HTTP1ServerConnection {
   /// sends its body after a short while anyway (RFC 9110 section 10.1.1).
   private func expectContinue(_ head: HTTP1RequestHead) {
     guard
-      let expect = head.fields.first(where: { HTTP1HeadRules.isNamed($0.name, "expect") })?.value
+      let expect = head.fields["expect"]
     else { return }
     guard expect.lowercased() == "100-continue" else {
       return fail(

@@ -5,7 +5,7 @@ import HTTP2
 /// `HTTP2Exchange`: the same request model and responder as HTTP/1.1.
 extension GRPCServerConnection {
   func beginHTTPRequest(_ stream: ServerStream, head: borrowing RequestHead, endStream: Bool) {
-    var fields = HTTPFields()
+    var fields = HTTPFields(reservingFields: head.metadata.count + 4, bytes: 128)
     if !head.contentType.isEmpty { fields.append("content-type", head.contentType) }
     // Read apart for gRPC calls; gRPC-Web reads them from the request.
     if let timeout = head.timeout {
@@ -55,38 +55,48 @@ extension GRPCServerConnection {
   func respond(on stream: ServerStream, with response: HTTPResponse, headOnly: Bool) {
     guard streams[stream.id] === stream else { return }
     stream.responseStarted = true
-    var headers = [HeaderField(":status", response.status == 200 ? "200" : String(response.status))]
-    for field in response.headers where !Self.isConnectionSpecific(field.name) {
-      headers.append(HeaderField(field.name, field.value))
-    }
-    if response.status >= 200, response.status != 204 {
-      headers.append(HeaderField("content-length", String(response.body.count)))
-    }
-    if headOnly || response.body.isEmpty {
-      session.submitFinalResponse(streamID: stream.id, headers: headers)
+    let hasLength = response.status >= 200 && response.status != 204
+    let endsStream = headOnly || response.body.isEmpty
+    submitHead(
+      on: stream, status: response.status, headers: response.headers,
+      contentLength: hasLength ? response.body.count : nil, endsStream: endsStream)
+    if endsStream {
       outputReady()
       return
     }
     stream.outbound.append(contentsOf: response.body)
     queuedResponseBytes += response.body.count
     stream.ending = .endStream
-    session.submitResponseHeaders(streamID: stream.id, headers: PackedHeaders(headers))
     wake(stream)
   }
 
   func startHTTPStream(on stream: ServerStream, status: Int, headers: HTTPFields, headOnly: Bool) {
     guard streams[stream.id] === stream else { return }
     stream.responseStarted = true
-    var fields = [HeaderField(":status", String(status))]
-    for field in headers where !Self.isConnectionSpecific(field.name) {
-      fields.append(HeaderField(field.name, field.value))
-    }
-    if headOnly {
-      session.submitFinalResponse(streamID: stream.id, headers: fields)
-    } else {
-      session.submitResponseHeaders(streamID: stream.id, headers: PackedHeaders(fields))
-    }
+    submitHead(
+      on: stream, status: status, headers: headers, contentLength: nil, endsStream: headOnly)
     outputReady()
+  }
+
+  /// `:status`, the face's fields but those HTTP/2 forbids, and the
+  /// length when known, laid out straight from the fields' bytes.
+  private func submitHead(
+    on stream: ServerStream, status: Int, headers: HTTPFields, contentLength: Int?,
+    endsStream: Bool
+  ) {
+    let statusText = status == 200 ? "200" : String(status)
+    let lengthText = contentLength.map { String($0) }
+    session.submitResponse(
+      streamID: stream.id, endsStream: endsStream, maxFields: headers.count + 2,
+      maxTextBytes: headers.byteCount + ":status".utf8.count + statusText.utf8.count
+        + "content-length".utf8.count + (lengthText?.utf8.count ?? 0)
+    ) { block in
+      block.add(":status", statusText)
+      headers.forEachField { name, value in
+        if !Self.isConnectionSpecific(name) { block.add(name: name, value: value) }
+      }
+      if let lengthText { block.add("content-length", lengthText) }
+    }
   }
 
   func writeHTTPStream(on stream: ServerStream, _ bytes: [UInt8]) {
@@ -111,19 +121,16 @@ extension GRPCServerConnection {
   }
 
   /// HTTP/2 forbids these (RFC 9113 section 8.2.2).
-  private static func isConnectionSpecific(_ name: String) -> Bool {
-    // By length first: a switch over Strings compares them one by one, for
-    // every field of every answer, and few names have these lengths.
-    switch name.utf8.count {
-    case 7, 10, 14, 16, 17: break
-    default: return false
-    }
-    switch name {
-    case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade",
-      "content-length":
-      return true
-    default:
-      return false
+  private static func isConnectionSpecific(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    // By length first: few names have these lengths.
+    switch name.count {
+    case 7: HTTPFields.name(name, is: "upgrade")
+    case 10: HTTPFields.name(name, is: "connection") || HTTPFields.name(name, is: "keep-alive")
+    case 14: HTTPFields.name(name, is: "content-length")
+    case 16: HTTPFields.name(name, is: "proxy-connection")
+    case 17: HTTPFields.name(name, is: "transfer-encoding")
+    default: false
     }
   }
+
 }

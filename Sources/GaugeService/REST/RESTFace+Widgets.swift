@@ -131,7 +131,12 @@ extension RESTFace {
   static let jsonContentType: HTTPFields = ["content-type": "application/json"]
 
   static func widgetResponse(_ widget: Widget, created: Bool = false) -> HTTPResponse {
-    var headers: HTTPFields = ["etag": "\"\(widget.revision)\""]
+    var headers = HTTPFields()
+    headers.append("etag") { value in
+      value.append(UInt8(ascii: "\""))
+      JSONByteWriter.appendDecimal(widget.revision, to: &value)
+      value.append(UInt8(ascii: "\""))
+    }
     if created { headers.append("location", "/widgets/\(widget.id)") }
     headers.append("content-type", "application/json")
     return HTTPResponse(
