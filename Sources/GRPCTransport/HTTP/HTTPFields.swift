@@ -1,3 +1,5 @@
+import Glibc
+
 /// A request's or response's header fields in arrival order, names in
 /// lower case (HTTP/2 requires it; HTTP/1.1 names are folded on arrival),
 /// so a lookup compares bytes and never case.
@@ -45,8 +47,10 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
 
   public mutating func append(_ name: String, _ value: String) {
     beginField()
-    appendToName(name.utf8)
-    appendToValue(value.utf8)
+    var name = name
+    var value = value
+    name.withUTF8 { appendToName($0) }
+    value.withUTF8 { appendToValue($0) }
   }
 
   /// Appends a field whose value `write` appends to the bytes it is
@@ -158,10 +162,30 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     }
   }
 
+  /// Calls `body` with the bytes of the first value of `name` (lower
+  /// case), or nil when there is none: for checks that need no String.
+  package func withValue<Result>(
+    of name: String, _ body: (UnsafeBufferPointer<UInt8>?) -> Result
+  ) -> Result {
+    guard let index = index(of: name) else { return body(nil) }
+    return bytes.withUnsafeBufferPointer { all in
+      body(UnsafeBufferPointer(rebasing: all[entries[index].valueRange]))
+    }
+  }
+
   /// Whether `name` (field bytes) is `expected`, a lower-case literal.
   package static func name(_ name: UnsafeBufferPointer<UInt8>, is expected: StaticString) -> Bool {
     expected.withUTF8Buffer { expected in
-      name.count == expected.count && name.elementsEqual(expected)
+      name.count == expected.count && same(name, expected, count: expected.count)
+    }
+  }
+
+  /// Whether `bytes` begin with `prefix`.
+  package static func text(_ bytes: UnsafeBufferPointer<UInt8>, startsWith prefix: StaticString)
+    -> Bool
+  {
+    prefix.withUTF8Buffer { prefix in
+      bytes.count >= prefix.count && same(bytes, prefix, count: prefix.count)
     }
   }
 
@@ -174,8 +198,16 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     let entry = entries[index]
     guard entry.nameCount == wanted.count else { return false }
     return bytes.withUnsafeBufferPointer { all in
-      UnsafeBufferPointer(rebasing: all[entry.nameRange]).elementsEqual(wanted)
+      Self.same(UnsafeBufferPointer(rebasing: all[entry.nameRange]), wanted, count: wanted.count)
     }
+  }
+
+  /// Whether the first `count` bytes of `left` and `right` are equal.
+  private static func same(
+    _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>, count: Int
+  ) -> Bool {
+    guard count > 0 else { return true }
+    return memcmp(left.baseAddress!, right.baseAddress!, count) == 0
   }
 
   private func name(at index: Int) -> String {

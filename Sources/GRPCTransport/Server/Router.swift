@@ -1,3 +1,5 @@
+import Glibc
+
 /// Maps a `:path` of `/package.Service/Method` to the service that owns it.
 public struct Router: Sendable {
   private var services: [String: any GRPCService] = [:]
@@ -25,13 +27,19 @@ public struct Router: Sendable {
   /// check every HTTP request (REST, pages, events) passes through on its
   /// way past the RPC faces, so it compares bytes and makes nothing.
   func namesService(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard path.first == UInt8(ascii: "/") else { return false }
-    let rest = UnsafeBufferPointer(rebasing: path[1...])
-    let segment = UnsafeBufferPointer(
-      rebasing: rest[..<(rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex)])
-    return serviceNameBytes.contains { name in
-      name.count == segment.count && name.withUnsafeBufferPointer { $0.elementsEqual(segment) }
+    guard let base = path.baseAddress, path.count > 1, base[0] == UInt8(ascii: "/") else {
+      return false
     }
+    var end = 1
+    while end < path.count, base[end] != UInt8(ascii: "/") { end += 1 }
+    let length = end - 1
+    for name in serviceNameBytes where name.count == length {
+      let same = name.withUnsafeBufferPointer { name in
+        memcmp(name.baseAddress!, base + 1, length) == 0
+      }
+      if same { return true }
+    }
+    return false
   }
 
   public var serviceNames: [String] { services.keys.sorted() }

@@ -68,8 +68,10 @@ public final class WebRPCFace: Sendable {
 
   /// The `face` label: which web protocol the request speaks.
   public static func faceLabel(_ request: HTTPRequest) -> String {
-    let contentType = request.headers["content-type"] ?? ""
-    return contentType.hasPrefix("application/grpc-web") ? "grpc-web" : "connect"
+    let isGRPCWeb = request.headers.withValue(of: "content-type") { value in
+      value.map { HTTPFields.text($0, startsWith: "application/grpc-web") } ?? false
+    }
+    return isGRPCWeb ? "grpc-web" : "connect"
   }
 
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
@@ -268,18 +270,29 @@ public final class WebRPCFace: Sendable {
   static func metadata(_ headers: HTTPFields) -> Metadata {
     var metadata = Metadata()
     // Field names are lower case already (see `HTTPFields`).
-    for (key, value) in headers {
-      guard !Metadata.isReserved(key), !key.hasPrefix("connect-"), key != "content-encoding",
-        key != "x-grpc-web", key != "x-user-agent"
-      else { continue }
+    headers.forEachField { name, value in
+      // The fields every call carries are passed over before any String
+      // is made of them.
+      guard !isProtocolField(name) else { return }
+      let key = String(decoding: name, as: UTF8.self)
+      guard !Metadata.isReserved(key) else { return }
       if key.hasSuffix("-bin") {
-        guard let bytes = Base64.decode(value.utf8) else { continue }
+        guard let bytes = Base64.decode(value) else { return }
         metadata.add(key, .binary(bytes))
       } else {
-        metadata.add(key, value)
+        metadata.add(key, String(decoding: value, as: UTF8.self))
       }
     }
     return metadata
+  }
+
+  /// Fields of HTTP and of the web protocols themselves, not metadata.
+  private static func isProtocolField(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    HTTPFields.name(name, is: "content-type") || HTTPFields.name(name, is: "content-length")
+      || HTTPFields.name(name, is: "content-encoding") || HTTPFields.name(name, is: "x-grpc-web")
+      || HTTPFields.name(name, is: "x-user-agent") || HTTPFields.name(name, is: "user-agent")
+      || HTTPFields.name(name, is: "te") || HTTPFields.text(name, startsWith: "connect-")
+      || HTTPFields.text(name, startsWith: "grpc-")
   }
 }
 
