@@ -179,6 +179,29 @@ public final class InMemoryWidgetStore: WidgetStore {
     }
   }
 
+  /// Marks stale the widgets whose `staleAfterMs` ran out (see
+  /// `WidgetTable.markStale`); persistence and observers get each change
+  /// as they would a write's. Returns how many were marked. A look at the
+  /// earliest deadline is all it costs while none is due; while writes are
+  /// refused, nothing is marked and the next call tries again.
+  @discardableResult
+  public func markStaleWidgets() -> Int {
+    table.withLock { table in
+      let now = clock()
+      guard let earliest = table.earliestStaleCheckMs, earliest <= now,
+        persistence?.writeBlocker == nil
+      else { return 0 }
+      let changes = table.markStale(now: now)
+      for change in changes { persistence?.record(change, removedAtMs: nil) }
+      if let batchObserver, !changes.isEmpty {
+        batchObserver(changes)
+      } else {
+        for change in changes { observer?(change) }
+      }
+      return changes.count
+    }
+  }
+
   /// How many widgets there are and the revision reached, for metrics:
   /// one short hold of the lock, no copy of the widgets.
   public var census: (widgets: Int, lastRevision: UInt64) {

@@ -27,6 +27,9 @@ signal(SIGXFSZ, SIG_IGN)
 // pass; past that, accepting pauses and says why (Acceptor).
 _ = try? Syscall.raiseOpenFileLimitToHardLimit()
 
+/// How late past its deadline a widget may be marked stale.
+let staleCheckInterval = Duration.milliseconds(250)
+
 let log = EventLog(format: options.logFormat ?? .forStandardError, level: options.logLevel)
 
 let threads = options.threads > 0 ? options.threads : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
@@ -72,6 +75,9 @@ let hub = ChangeHub()
 let store = InMemoryWidgetStore(
   table: table, persistence: persistence, tombstoneRetentionMs: options.tombstoneRetentionMs,
   observer: hub.publish, batchObserver: hub.publish(batch:))
+// Widgets whose stale_after_ms ran out while gauged was down are stale
+// before anyone reads them.
+store.markStaleWidgets()
 let widgets = WidgetService(store: store, hub: hub)
 let reflection = ReflectionService.allVersions(listing: [widgets.serviceName, HealthService.name])
 // Health answers for every service served, itself and reflection included.
@@ -141,6 +147,9 @@ if let address = options.metricsListen, let metricsFace {
 }
 server.start()
 metricsServer?.start()
+// One timer for every widget with stale_after_ms: while no deadline is due,
+// each tick only looks at the earliest one.
+server.repeatEvery(staleCheckInterval) { store.markStaleWidgets() }
 if let serverMetrics {
   CoalescingReport(metrics: serverMetrics, log: log).start()
 }
