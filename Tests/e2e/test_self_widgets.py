@@ -154,6 +154,7 @@ def test_client_writes_to_the_prefix_are_refused_on_rest(own, own_stub):
                        headers={"content-type": "application/merge-patch+json"}),
             http.delete("/widgets/gauged-connections"),
             http.post("/widgets", json={**rest_gauge(), "id": "gauged-new"}),
+            http.put("/widgets/gauged-connections?dry_run=true", json=rest_gauge()),
         ):
             assert resp.status_code == 403, resp.text
             assert resp.headers["content-type"].startswith("application/problem+json")
