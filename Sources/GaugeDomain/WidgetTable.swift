@@ -292,6 +292,9 @@ public struct WidgetTable: Sendable {
   /// The earliest time a widget may go stale; nil when none is watched.
   public var earliestStaleCheckMs: Int64? { staleDeadlines.earliestDueMs }
 
+  /// Entries in the deadline heap, superseded ones included.
+  var staleCheckCount: Int { staleDeadlines.count }
+
   /// Marks stale every widget whose deadline has passed at `now`, each
   /// taking a revision of its own, and returns those changes in order.
   /// Leaves `updatedAtMs` alone: it still says when the last write came.

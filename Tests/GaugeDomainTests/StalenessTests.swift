@@ -142,6 +142,18 @@ final class ManualClock: Sendable {
     #expect(widget.stale && widget.revision == 8)
   }
 
+  @Test func entriesOfRemovedWidgetsAreDroppedOnceTheyPileUp() throws {
+    var table = WidgetTable()
+    for index in 0..<3000 {
+      _ = try table.put(watched("gone\(index)", after: StaleAfter.maximumMs), now: 0)
+      _ = try table.delete(id: "gone\(index)", now: 0)
+    }
+    _ = try table.put(watched("kept"), now: 0)
+    #expect(table.staleCheckCount <= 2 * table.count + 1024)
+    #expect(table.markStale(now: 1000).map(\.widgetID) == ["kept"])
+    #expect(table.markStale(now: StaleAfter.maximumMs).isEmpty)
+  }
+
   @Test func manyDeadlinesComeDueInOrder() throws {
     var table = WidgetTable()
     for index in 0..<1000 {
