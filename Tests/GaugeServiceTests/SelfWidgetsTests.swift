@@ -1,3 +1,4 @@
+import GRPCTransport
 import GaugeDomain
 import GaugeMetrics
 import Testing
@@ -5,6 +6,11 @@ import Testing
 @testable import GaugeService
 
 @Suite struct SelfWidgetsTests {
+  private func gaugeValue(_ widget: Widget) -> Double? {
+    guard case .gauge(let gauge) = widget.content.template else { return nil }
+    return gauge.value
+  }
+
   private func sample(
     at time: Double, revision: UInt64 = 0, events: UInt64 = 0, unary: [UInt64]? = nil
   ) -> SelfGaugeSample {
@@ -28,6 +34,21 @@ import Testing
     #expect(readings.connections == 3 && readings.subscriptions == 2)
     #expect(readings.storeQueueDepth == 7)
     #expect(readings.unaryP99Milliseconds == nil)
+  }
+
+  @Test func aSampleOlderThanTheLastChangesNothing() throws {
+    let store = InMemoryWidgetStore()
+    let widgets = SelfWidgets(
+      store: store, metrics: ServerMetrics(), revision: { 0 }, storeQueueDepth: { 0 })
+    widgets.record(sample(at: 10, revision: 100))
+    let written = store.snapshot().lastRevision
+    #expect(written == UInt64(SelfWidget.allCases.count), "the first sample writes them all")
+    widgets.record(sample(at: 9, revision: 50))
+    #expect(store.snapshot().lastRevision == written)
+    widgets.record(sample(at: 11, revision: 100 + written))
+    #expect(
+      gaugeValue(try store.get(id: SelfWidget.writesPerSecond.id)) == 0,
+      "its own writes are not counted as clients'")
   }
 
   @Test func p99IsTheBucketHoldingItAmongTheCallsOfTheInterval() {

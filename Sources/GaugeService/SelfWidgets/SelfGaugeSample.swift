@@ -67,10 +67,11 @@ struct SelfGaugeReadings: Sendable, Equatable {
     let elapsed = max(current.time - previous.time, 0.001)
     connections = Double(current.connections)
     subscriptions = Double(current.subscriptions)
-    let changes = current.revision &- previous.revision
+    let changes = current.revision > previous.revision ? current.revision - previous.revision : 0
     writesPerSecond = Double(changes > ownWrites ? changes - ownWrites : 0) / elapsed
-    let events = current.eventsSent &- previous.eventsSent
-    eventsPerSecond = Double(current.eventsSent >= previous.eventsSent ? events : 0) / elapsed
+    let events =
+      current.eventsSent > previous.eventsSent ? current.eventsSent - previous.eventsSent : 0
+    eventsPerSecond = Double(events) / elapsed
     unaryP99Milliseconds = current.unaryHandling.flatMap { now in
       Self.quantile(0.99, of: now, since: previous.unaryHandling).map { $0 * 1000 }
     }

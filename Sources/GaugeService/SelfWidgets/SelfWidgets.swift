@@ -51,6 +51,9 @@ public final class SelfWidgets: Sendable {
   /// baseline the next one's rates are measured from.
   func record(_ sample: SelfGaugeSample) {
     state.withLock { state in
+      // Two collections can finish out of order when loops are slow; the
+      // older one has nothing to add.
+      if let previous = state.previous, sample.time <= previous.time { return }
       let previous = state.previous ?? sample
       state.previous = sample
       let readings = SelfGaugeReadings(from: previous, to: sample, ownWrites: state.ownWrites)
