@@ -292,16 +292,25 @@ public struct WidgetTable: Sendable {
   /// The earliest time a widget may go stale; nil when none is watched.
   public var earliestStaleCheckMs: Int64? { staleDeadlines.earliestDueMs }
 
+  /// Whether a deadline is due at `now`.
+  public func isStaleCheckDue(at now: Int64) -> Bool {
+    staleDeadlines.earliestDueMs.map { $0 <= now } ?? false
+  }
+
   /// Entries in the deadline heap, superseded ones included.
   var staleCheckCount: Int { staleDeadlines.count }
 
   /// Marks stale every widget whose deadline has passed at `now`, each
   /// taking a revision of its own, and returns those changes in order.
   /// Leaves `updatedAtMs` alone: it still says when the last write came.
-  /// With the revision counter exhausted, nothing more is marked.
-  public mutating func markStale(now: Int64) -> [WidgetChange] {
+  /// With the revision counter exhausted, nothing more is marked. At most
+  /// `limit` due entries are looked at; `isStaleCheckDue` tells whether
+  /// more are.
+  public mutating func markStale(now: Int64, limit: Int = .max) -> [WidgetChange] {
     var changes: [WidgetChange] = []
-    while let due = staleDeadlines.popDue(atOrBefore: now) {
+    var looked = 0
+    while looked < limit, let due = staleDeadlines.popDue(atOrBefore: now) {
+      looked += 1
       guard let index = widgetsByID.index(forKey: due.id),
         widgetsByID.values[index].staleCheckDueMs == due.dueMs
       else { continue }

@@ -154,6 +154,21 @@ final class ManualClock: Sendable {
     #expect(table.markStale(now: StaleAfter.maximumMs).isEmpty)
   }
 
+  @Test func manyDueAtOnceAreMarkedInChunksByOneCall() throws {
+    let store = makeStore()
+    let count = InMemoryWidgetStore.staleChunk * 2 + 10
+    for index in 0..<count { _ = try store.put(watched("w\(index)")) }
+    clock.set(20_000)
+    #expect(store.markStaleWidgets() == count)
+    #expect(store.snapshot().widgets.allSatisfy { $0.stale })
+    var table = WidgetTable()
+    for index in 0..<10 { _ = try table.put(watched("t\(index)"), now: 0) }
+    #expect(table.markStale(now: 1000, limit: 4).count == 4)
+    #expect(table.isStaleCheckDue(at: 1000))
+    #expect(table.markStale(now: 1000).count == 6)
+    #expect(!table.isStaleCheckDue(at: 1000))
+  }
+
   @Test func manyDeadlinesComeDueInOrder() throws {
     var table = WidgetTable()
     for index in 0..<1000 {
