@@ -59,13 +59,9 @@ def test_a_widget_goes_stale_and_its_subscriber_sees_it(stub, new_id):
     sub = Subscription(stub, ids=[wid])
     try:
         sub.until_synced()
-        started = time.monotonic()
+        # (StalenessTests holds the deadline to the millisecond on a hand-set clock.)
         [event] = sub.until(
             lambda e: kind(e) == "upsert" and e.upsert.stale, timeout=GOES_STALE_WITHIN_S)[-1:]
-        elapsed = time.monotonic() - started
-        # Not before its second without a write is up (the put came before the
-        # subscription, so at least a little under a second remains).
-        assert elapsed > 0.5, elapsed
         assert event.revision == event.upsert.revision > created.revision
         assert event.upsert.updated_at_ms == created.updated_at_ms, "the last write's time stays"
         assert event.upsert.content.gauge.value == created.content.gauge.value
