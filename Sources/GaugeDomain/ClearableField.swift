@@ -18,6 +18,7 @@ enum ClearableField: String, CaseIterable {
   case gaugeMaxLabel = "content.gauge.max_label"
   case valueMinValue = "content.value.min_value"
   case valueMaxValue = "content.value.max_value"
+  case staleAfter = "stale_after_ms"
 
   /// Known paths that may never be cleared, with the reason.
   static let protectedPaths: [String: String] = [
@@ -34,6 +35,7 @@ enum ClearableField: String, CaseIterable {
     "revision": "is assigned by the server",
     "created_at_ms": "is assigned by the server",
     "updated_at_ms": "is assigned by the server",
+    "stale": "is assigned by the server",
   ]
 
   /// The template this field belongs to, by path name; nil for shared fields.
@@ -74,6 +76,7 @@ enum ClearableField: String, CaseIterable {
     case .gaugeMaxLabel: gauge?.maxLabel != nil
     case .valueMinValue: value?.minValue != nil
     case .valueMaxValue: value?.maxValue != nil
+    case .staleAfter: update.staleAfterMs != nil
     }
   }
 
@@ -81,6 +84,7 @@ enum ClearableField: String, CaseIterable {
   func clear(in draft: inout WidgetDraft) {
     switch self {
     case .name: draft.name = nil
+    case .staleAfter: draft.staleAfterMs = nil
     case .label: draft.content?.label = nil
     case .subtitle: draft.content?.subtitle = nil
     case .icon: draft.content?.icon = nil

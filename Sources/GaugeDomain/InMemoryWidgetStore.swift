@@ -179,6 +179,39 @@ public final class InMemoryWidgetStore: WidgetStore {
     }
   }
 
+  /// Marks stale the widgets whose `staleAfterMs` ran out (see
+  /// `WidgetTable.markStale`); persistence and observers get each change
+  /// as they would a write's. Returns how many were marked. A look at the
+  /// earliest deadline is all it costs while none is due; while writes are
+  /// refused, nothing is marked and the next call tries again. Many
+  /// deadlines due at once (a producer of thousands of widgets gone) are
+  /// taken `staleChunk` at a time, the lock released between chunks, so
+  /// writes wait for one chunk, never for all of them.
+  @discardableResult
+  public func markStaleWidgets() -> Int {
+    var marked = 0
+    while true {
+      let (count, more) = table.withLock { table -> (Int, Bool) in
+        let now = clock()
+        guard table.isStaleCheckDue(at: now), persistence?.writeBlocker == nil else {
+          return (0, false)
+        }
+        let changes = table.markStale(now: now, limit: Self.staleChunk)
+        for change in changes { persistence?.record(change, removedAtMs: nil) }
+        if let batchObserver, !changes.isEmpty {
+          batchObserver(changes)
+        } else {
+          for change in changes { observer?(change) }
+        }
+        return (changes.count, table.isStaleCheckDue(at: now))
+      }
+      marked += count
+      if !more { return marked }
+    }
+  }
+
+  static let staleChunk = 1024
+
   /// How many widgets there are and the revision reached, for metrics:
   /// one short hold of the lock, no copy of the widgets.
   public var census: (widgets: Int, lastRevision: UInt64) {

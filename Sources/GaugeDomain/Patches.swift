@@ -124,11 +124,16 @@ public struct WidgetPut: Sendable, Equatable {
   public var id: String?
   public var name: String?
   public var content: ContentPatch?
+  public var staleAfterMs: Int64?
 
-  public init(id: String? = nil, name: String? = nil, content: ContentPatch? = nil) {
+  public init(
+    id: String? = nil, name: String? = nil, content: ContentPatch? = nil,
+    staleAfterMs: Int64? = nil
+  ) {
     self.id = id
     self.name = name
     self.content = content
+    self.staleAfterMs = staleAfterMs
   }
 }
 
@@ -139,13 +144,16 @@ public struct WidgetUpdate: Sendable, Equatable {
   public var content: ContentPatch?
   /// Paths such as `content.subtitle` or `content.gauge.marks`.
   public var clearFields: [String]
+  public var staleAfterMs: Int64?
 
   public init(
-    id: String? = nil, name: String? = nil, content: ContentPatch? = nil, clearFields: [String] = []
+    id: String? = nil, name: String? = nil, content: ContentPatch? = nil,
+    clearFields: [String] = [], staleAfterMs: Int64? = nil
   ) {
     self.id = id
     self.name = name
     self.content = content
     self.clearFields = clearFields
+    self.staleAfterMs = staleAfterMs
   }
 }

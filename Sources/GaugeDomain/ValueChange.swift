@@ -29,9 +29,11 @@ public struct ValueChange: Sendable, Equatable {
       && left.revision == right.revision && left.updatedAtMs == right.updatedAtMs
   }
 
-  /// Makes `widget`, in its state before, what the change left it.
+  /// Makes `widget`, in its state before, what the change left it. A write
+  /// is what a stale widget waits for, so it is stale no more.
   public func apply(to widget: inout Widget) {
     widget.content.templateValue = value
+    widget.stale = false
     widget.revision = revision
     widget.updatedAtMs = updatedAtMs
   }

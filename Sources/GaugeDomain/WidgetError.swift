@@ -21,6 +21,9 @@ public enum WidgetError: Error, Sendable, Equatable {
   case preconditionFailed(id: String, currentRevision: UInt64?)
   /// A create that must not replace found the id taken.
   case alreadyExists(id: String)
+  /// The id is under a prefix the server keeps for its own widgets, which
+  /// clients may read but not write (`ReservedPrefixStore`).
+  case readOnly(id: String, prefix: String)
 
   /// One line for `grpc-message`: `field: rule; field: rule`.
   public var message: String {
@@ -37,6 +40,9 @@ public enum WidgetError: Error, Sendable, Equatable {
       "widget \"\(id)\" does not exist"
     case .alreadyExists(let id):
       "widget \"\(id)\" already exists"
+    case .readOnly(let id, let prefix):
+      "widget \"\(id)\" is read-only: ids starting with \"\(prefix)\" are the server's own "
+        + "gauges"
     }
   }
 }

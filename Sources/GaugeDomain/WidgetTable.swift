@@ -22,7 +22,11 @@ public struct WidgetTable: Sendable {
   private struct Entry: Sendable {
     var widget: Widget
     let slot: Int32
+    /// The due time of this widget's entry in `staleDeadlines`, if it has
+    /// one: an entry whose time is not this one was superseded.
+    var staleCheckDueMs: Int64? = nil
   }
+  private var staleDeadlines = StaleDeadlines()
   private var orderedIDs = SortedIDs([])
   private var tombstoneLog: TombstoneLog
   /// The revision of the last accepted change; 0 before the first.
@@ -51,6 +55,9 @@ public struct WidgetTable: Sendable {
     self.orderedIDs = SortedIDs(live.keys)
     self.lastRevision = highest
     self.tombstoneLog = TombstoneLog(tombstones.filter { live[$0.id] == nil }, horizon: horizon)
+    // A widget whose deadline passed while the server was down is due at
+    // once: the first `markStale` marks it.
+    for index in widgetsByID.indices { scheduleStaleCheck(at: index) }
   }
 
   /// Removals still remembered, in revision order.
@@ -115,7 +122,8 @@ public struct WidgetTable: Sendable {
   public mutating func put(_ request: WidgetPut, now: Int64) throws(WidgetError) -> WidgetChange {
     var violations = Violations()
     let id = violations.requireID(request.id)
-    let resolved = violations.resolve(WidgetDraft(name: request.name, content: request.content))
+    let resolved = violations.resolve(
+      WidgetDraft(name: request.name, content: request.content, staleAfterMs: request.staleAfterMs))
     try violations.check()
     return try store(id: id!, resolved!, now: now)
   }
@@ -169,7 +177,7 @@ public struct WidgetTable: Sendable {
   private static func onlyValue(of request: WidgetUpdate) -> (TemplatePatch, Double)? {
     // Field checks, not a comparison with a patch built for it: this runs
     // on every UpdateWidget, and building and comparing cost 3% of one.
-    guard request.name == nil, request.clearFields.isEmpty,
+    guard request.name == nil, request.clearFields.isEmpty, request.staleAfterMs == nil,
       request.content?.setsOnlyTemplate == true, let template = request.content?.template
     else { return nil }
     let value: Double?
@@ -201,11 +209,14 @@ public struct WidgetTable: Sendable {
   private mutating func setValue(
     _ value: Double, id: String, at index: [String: Entry].Index, now: Int64
   ) throws(WidgetError) -> WidgetChange {
-    let (widget, slot) = try Self.setValue(
+    let (widget, slot, wasStale) = try Self.setValue(
       value, id: id, now: now, after: lastRevision, in: &widgetsByID.values[index])
     lastRevision = widget.revision
     lastSetValueSlot = slot
     lastValueOnlyRevision = widget.revision
+    // A watched widget that is not stale keeps its heap entry, which finds
+    // the later deadline when it comes due; a stale one had none left.
+    if wasStale { scheduleStaleCheck(at: index) }
     return .upserted(widget, created: false)
   }
 
@@ -214,12 +225,13 @@ public struct WidgetTable: Sendable {
   /// of its fields, once per published value.
   private static func setValue(
     _ value: Double, id: String, now: Int64, after lastRevision: UInt64, in entry: inout Entry
-  ) throws(WidgetError) -> (Widget, Int32) {
+  ) throws(WidgetError) -> (Widget, Int32, wasStale: Bool) {
     try checkValue(value, for: entry.widget.content.template)
     let revision = try revision(after: lastRevision)
+    let wasStale = entry.widget.stale
     ValueChange(id: id, value: value, revision: revision, updatedAtMs: now)
       .apply(to: &entry.widget)
-    return (entry.widget, entry.slot)
+    return (entry.widget, entry.slot, wasStale)
   }
 
   private static func checkValue(_ value: Double, for template: Template) throws(WidgetError) {
@@ -253,20 +265,88 @@ public struct WidgetTable: Sendable {
   }
 
   private mutating func store(
-    id: String, _ resolved: (name: String, content: Content), now: Int64
+    id: String, _ resolved: ResolvedDraft, now: Int64
   ) throws(WidgetError) -> WidgetChange {
     let revision = try nextRevision()
     let existing = widgetsByID[id]
     let widget = Widget(
       id: id, name: resolved.name, content: resolved.content, revision: revision,
-      createdAtMs: existing?.widget.createdAtMs ?? now, updatedAtMs: now)
-    widgetsByID[id] = Entry(widget: widget, slot: existing?.slot ?? takeSlot())
+      createdAtMs: existing?.widget.createdAtMs ?? now, updatedAtMs: now,
+      staleAfterMs: resolved.staleAfterMs)
+    widgetsByID[id] = Entry(
+      widget: widget, slot: existing?.slot ?? takeSlot(),
+      staleCheckDueMs: existing?.staleCheckDueMs)
+    if widget.staleAfterMs != nil, let index = widgetsByID.index(forKey: id) {
+      scheduleStaleCheck(at: index)
+    }
     if existing == nil {
       orderedIDs.insert(id)
       tombstoneLog.forget(id: id)
     }
     lastRevision = revision
     return .upserted(widget, created: existing == nil)
+  }
+
+  // MARK: Staleness
+
+  /// The earliest time a widget may go stale; nil when none is watched.
+  public var earliestStaleCheckMs: Int64? { staleDeadlines.earliestDueMs }
+
+  /// Whether a deadline is due at `now`.
+  public func isStaleCheckDue(at now: Int64) -> Bool {
+    staleDeadlines.earliestDueMs.map { $0 <= now } ?? false
+  }
+
+  /// Entries in the deadline heap, superseded ones included.
+  var staleCheckCount: Int { staleDeadlines.count }
+
+  /// Marks stale every widget whose deadline has passed at `now`, each
+  /// taking a revision of its own, and returns those changes in order.
+  /// Leaves `updatedAtMs` alone: it still says when the last write came.
+  /// With the revision counter exhausted, nothing more is marked. At most
+  /// `limit` due entries are looked at; `isStaleCheckDue` tells whether
+  /// more are.
+  public mutating func markStale(now: Int64, limit: Int = .max) -> [WidgetChange] {
+    var changes: [WidgetChange] = []
+    var looked = 0
+    while looked < limit, let due = staleDeadlines.popDue(atOrBefore: now) {
+      looked += 1
+      guard let index = widgetsByID.index(forKey: due.id),
+        widgetsByID.values[index].staleCheckDueMs == due.dueMs
+      else { continue }
+      widgetsByID.values[index].staleCheckDueMs = nil
+      guard let deadline = widgetsByID.values[index].widget.staleDeadlineMs else { continue }
+      if deadline > now {
+        scheduleStaleCheck(at: index)
+        continue
+      }
+      guard let revision = try? nextRevision() else {
+        scheduleStaleCheck(at: index)
+        break
+      }
+      widgetsByID.values[index].widget.stale = true
+      widgetsByID.values[index].widget.revision = revision
+      lastRevision = revision
+      changes.append(.upserted(widgetsByID.values[index].widget, created: false))
+    }
+    return changes
+  }
+
+  /// Gives the widget at `index` a heap entry at its deadline, unless the
+  /// one it has comes first (it then finds the deadline when due).
+  private mutating func scheduleStaleCheck(at index: [String: Entry].Index) {
+    guard let deadline = widgetsByID.values[index].widget.staleDeadlineMs else { return }
+    if let scheduled = widgetsByID.values[index].staleCheckDueMs, scheduled <= deadline { return }
+    widgetsByID.values[index].staleCheckDueMs = deadline
+    staleDeadlines.insert(id: widgetsByID.keys[index], dueMs: deadline)
+    // Entries of removed widgets and superseded ones wait for their time;
+    // past twice the widgets, they are dropped in one pass.
+    if staleDeadlines.count > 2 * widgetsByID.count + 1024 {
+      staleDeadlines.rebuild(
+        from: widgetsByID.compactMap { id, entry in
+          entry.staleCheckDueMs.map { StaleDeadlines.Entry(dueMs: $0, id: id) }
+        })
+    }
   }
 
   private mutating func takeSlot() -> Int32 {

@@ -35,6 +35,10 @@ extension WidgetError {
       return GRPCStatus(.failedPrecondition, message)
     case .alreadyExists:
       return GRPCStatus(.alreadyExists, message)
+    case .readOnly:
+      // The caller may never write these ids, whatever state they are in:
+      // permission, not a precondition a retry could meet.
+      return GRPCStatus(.permissionDenied, message)
     }
   }
 }

@@ -29,7 +29,9 @@ extension Widget {
         textColor: optionalString(content.text_color)),
       revision: message.revision,
       createdAtMs: message.created_at_ms,
-      updatedAtMs: message.updated_at_ms)
+      updatedAtMs: message.updated_at_ms,
+      staleAfterMs: message.has_stale_after_ms != 0 ? Int64(message.stale_after_ms) : nil,
+      stale: message.has_stale != 0 && message.stale != 0)
   }
 }
 

@@ -28,7 +28,9 @@ extension WidgetWire {
       return Widget(
         id: id, name: optionalString(widget.name) ?? "", content: content,
         revision: widget.revision, createdAtMs: widget.created_at_ms,
-        updatedAtMs: widget.updated_at_ms)
+        updatedAtMs: widget.updated_at_ms,
+        staleAfterMs: widget.has_stale_after_ms != 0 ? Int64(widget.stale_after_ms) : nil,
+        stale: widget.has_stale != 0 && widget.stale != 0)
     }
   }
 }

@@ -15,6 +15,16 @@ extension EncodeArena {
     message.pointee.created_at_ms = widget.createdAtMs
     message.pointee.has_updated_at_ms = 1
     message.pointee.updated_at_ms = widget.updatedAtMs
+    // Written only when set, as the client sent it, and `stale` only when
+    // true: widgets without the feature read back as they always did.
+    if let staleAfterMs = widget.staleAfterMs {
+      message.pointee.has_stale_after_ms = 1
+      message.pointee.stale_after_ms = UInt32(clamping: staleAfterMs)
+    }
+    if widget.stale {
+      message.pointee.has_stale = 1
+      message.pointee.stale = 1
+    }
     return message
   }
 

@@ -13,6 +13,10 @@ extension WidgetWire {
       widget.pointee.id = arena.cString(put.id)
       widget.pointee.name = arena.cString(put.name)
       widget.pointee.content = put.content.map { arena.contentPatch($0) }
+      if let staleAfterMs = put.staleAfterMs {
+        widget.pointee.has_stale_after_ms = 1
+        widget.pointee.stale_after_ms = UInt32(clamping: staleAfterMs)
+      }
       request.pointee.widget = widget
       return packed(
         request, gauge__v1__put_widget_request__get_packed_size, gauge__v1__put_widget_request__pack
@@ -29,6 +33,10 @@ extension WidgetWire {
       let clearFields = update.clearFields.map { Optional(arena.cString($0)) }
       request.pointee.n_clear_fields = clearFields.count
       request.pointee.clear_fields = arena.array(of: clearFields)
+      if let staleAfterMs = update.staleAfterMs {
+        request.pointee.has_stale_after_ms = 1
+        request.pointee.stale_after_ms = UInt32(clamping: staleAfterMs)
+      }
       return packed(
         request, gauge__v1__update_widget_request__get_packed_size,
         gauge__v1__update_widget_request__pack)

@@ -2,8 +2,8 @@ import GaugeDomain
 import GaugeProtos
 
 extension WidgetWire {
-  /// The widget's id, name and content; server-assigned fields (revision,
-  /// timestamps) are ignored.
+  /// The widget's id, name, content and `stale_after_ms`; server-assigned
+  /// fields (revision, timestamps, `stale`) are ignored.
   public static func decodePutWidgetRequest(
     _ bytes: UnsafeRawBufferPointer
   ) throws(WireError) -> WidgetPut {
@@ -15,7 +15,8 @@ extension WidgetWire {
       return WidgetPut(
         id: optionalString(widget.id),
         name: optionalString(widget.name),
-        content: widget.content.map { ContentPatch($0.pointee) }
+        content: widget.content.map { ContentPatch($0.pointee) },
+        staleAfterMs: widget.has_stale_after_ms != 0 ? Int64(widget.stale_after_ms) : nil
       )
     }
   }
@@ -50,7 +51,8 @@ extension WidgetWire {
       id: optionalString(request.id),
       name: optionalString(request.name),
       content: request.content.map { ContentPatch($0.pointee) },
-      clearFields: strings(request.n_clear_fields, request.clear_fields)
+      clearFields: strings(request.n_clear_fields, request.clear_fields),
+      staleAfterMs: request.has_stale_after_ms != 0 ? Int64(request.stale_after_ms) : nil
     )
   }
 
@@ -61,6 +63,7 @@ extension WidgetWire {
     -> TemplateValueUpdate?
   {
     guard let id = request.id, request.name == nil, request.n_clear_fields == 0,
+      request.has_stale_after_ms == 0,
       let content = request.content?.pointee, content.label == nil, content.subtitle == nil,
       content.icon == nil, content.unit == nil, content.has_trend == 0,
       content.accent_color == nil, content.background_color == nil, content.text_color == nil

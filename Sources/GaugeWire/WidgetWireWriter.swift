@@ -27,6 +27,8 @@ enum WidgetWireWriter {
       + varintSize(4, widget.revision)
       + varintSize(5, UInt64(bitPattern: widget.createdAtMs))
       + varintSize(6, UInt64(bitPattern: widget.updatedAtMs))
+      + (widget.staleAfterMs.map { varintSize(7, UInt64(UInt32(clamping: $0))) } ?? 0)
+      + (widget.stale ? 2 : 0)
     return Sizes(widget: size, content: content)
   }
 
@@ -44,6 +46,14 @@ enum WidgetWireWriter {
     writer.varint(UInt64(bitPattern: widget.createdAtMs))
     writer.key(6, .varint)
     writer.varint(UInt64(bitPattern: widget.updatedAtMs))
+    if let staleAfterMs = widget.staleAfterMs {
+      writer.key(7, .varint)
+      writer.varint(UInt64(UInt32(clamping: staleAfterMs)))
+    }
+    if widget.stale {
+      writer.key(8, .varint)
+      writer.varint(1)
+    }
     assert(writer.isAtEnd, "the widget's size was not what was written")
   }
 

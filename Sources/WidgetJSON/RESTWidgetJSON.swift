@@ -3,8 +3,9 @@ import GaugeJSON
 
 /// A widget as the REST face sends it: `{"id", "name", "content":
 /// {"template", <template fields>, <shared fields>}, "revision",
-/// "created_at", "updated_at"}`, template fields flat inside `content`,
-/// absent optional fields left out. Written straight into bytes (every
+/// "created_at", "updated_at", "stale_after_ms", "stale"}`, template fields
+/// flat inside `content`, absent optional fields left out (`stale` too,
+/// for a widget without `stale_after_ms`, which can never be stale). Written straight into bytes (every
 /// REST answer and every live event carries one); `json` reads those bytes
 /// back for whoever wants a `JSONValue`, so there is one mapping.
 package enum RESTWidgetJSON {
@@ -35,6 +36,11 @@ package enum RESTWidgetJSON {
     writer.raw { RFC3339Time.appendQuoted(unixMilliseconds: widget.createdAtMs, to: &$0) }
     writer.key("updated_at")
     writer.raw { RFC3339Time.appendQuoted(unixMilliseconds: widget.updatedAtMs, to: &$0) }
+    if let staleAfterMs = widget.staleAfterMs {
+      writer.member("stale_after_ms", integer: UInt64(clamping: staleAfterMs))
+      writer.key("stale")
+      writer.raw { $0.append(contentsOf: widget.stale ? "true".utf8 : "false".utf8) }
+    }
     writer.endObject()
   }
 

@@ -19,6 +19,7 @@ package struct RESTWidgetReader {
   private(set) var violations: [FieldViolation] = []
   private var clearFields: [String] = []
   private var clearPaths: [String] = []
+  private var staleAfterMs: Int64?
 
   private init(mode: Mode) {
     self.mode = mode
@@ -31,7 +32,9 @@ package struct RESTWidgetReader {
     var reader = RESTWidgetReader(mode: .replace)
     let (bodyID, name, content) = reader.widget(json, pathID: id, storedKind: nil)
     guard reader.violations.isEmpty else { return .failure(RESTInvalid(reader.violations)) }
-    return .success(WidgetPut(id: id ?? bodyID, name: name, content: content))
+    return .success(
+      WidgetPut(
+        id: id ?? bodyID, name: name, content: content, staleAfterMs: reader.staleAfterMs))
   }
 
   /// A PATCH body for the widget `id`. `storedKind` is the stored widget's
@@ -45,7 +48,8 @@ package struct RESTWidgetReader {
     return .success(
       RESTMergePatch(
         update: WidgetUpdate(
-          id: id, name: name, content: content, clearFields: reader.clearFields),
+          id: id, name: name, content: content, clearFields: reader.clearFields,
+          staleAfterMs: reader.staleAfterMs),
         clearPaths: reader.clearPaths))
   }
 
@@ -84,7 +88,13 @@ package struct RESTWidgetReader {
           continue
         }
         content = self.content(value, storedKind: storedKind)
-      case "revision", "created_at", "updated_at":
+      case StaleAfter.field:
+        if case .null = value {
+          if mode == .mergePatch { clear(StaleAfter.field, at: StaleAfter.field) }
+        } else {
+          staleAfterMs = milliseconds(value, at: StaleAfter.field)
+        }
+      case "revision", "created_at", "updated_at", "stale":
         continue  // set by the server; a widget read back may be sent as it is
       default:
         add(key, "is not a field of a widget")
@@ -281,6 +291,24 @@ package struct RESTWidgetReader {
       return nil
     }
     return number
+  }
+
+  /// A whole number of milliseconds. One that no Int64 holds is past any
+  /// bound, and refused here with the bounds' own words.
+  private mutating func milliseconds(_ json: JSONValue, at path: String) -> Int64? {
+    guard let number = number(json, at: path) else { return nil }
+    guard number.rounded() == number else {
+      add(path, "must be a whole number of milliseconds, got \(number)")
+      return nil
+    }
+    guard let whole = Int64(exactly: number) else {
+      add(
+        path,
+        "must be between \(StaleAfter.minimumMs) (one second) and \(StaleAfter.maximumMs) "
+          + "(seven days), got \(number)")
+      return nil
+    }
+    return whole
   }
 
   private mutating func strings(_ json: JSONValue, at path: String) -> [String]? {

@@ -21,6 +21,8 @@ struct Options {
   var cors: CORSPolicy?
   /// Whether the loops count calls and requests and `/metrics` answers.
   var metrics = true
+  /// `--self-widgets`: whether gauged keeps its own gauges under `gauged-`.
+  var selfWidgets = true
   /// `--metrics-listen`: where metrics alone are served, besides `/metrics`
   /// on every listener.
   var metricsListen: SocketAddress?
@@ -87,6 +89,11 @@ struct Options {
                                  scraper asks for it (default on).
       --metrics-listen ADDRESS   Also serve /metrics, and nothing else, on ADDRESS
                                  (HOST:PORT or unix:PATH), on a thread of its own.
+      --self-widgets on|off      Keep gauged's own gauges as widgets under the
+                                 gauged- prefix, updated every second: connections,
+                                 subscriptions, writes and events per second, unary
+                                 p99 latency, store queue depth. Clients cannot
+                                 write that prefix while they are on (default on).
       --log-format text|json     Log lines on standard error as text or JSON objects,
                                  one per event (default: text on a terminal, json
                                  otherwise).
@@ -273,6 +280,9 @@ struct Options {
       case "--metrics":
         guard text == "on" || text == "off" else { return invalid("on or off") }
         options.metrics = text == "on"
+      case "--self-widgets":
+        guard text == "on" || text == "off" else { return invalid("on or off") }
+        options.selfWidgets = text == "on"
       case "--metrics-listen":
         do {
           options.metricsListen = try SocketAddress(parsing: text)
@@ -331,7 +341,8 @@ struct Options {
     "--tombstone-retention", "--max-message-bytes", "--max-concurrent-streams",
     "--max-connection-buffer-bytes", "--idle-timeout", "--write-stall-timeout",
     "--keepalive-interval", "--keepalive-timeout", "--min-ping-interval", "--shutdown-grace",
-    "--cors-origin", "--metrics", "--metrics-listen", "--log-format", "--log-level",
+    "--cors-origin", "--metrics", "--metrics-listen", "--self-widgets", "--log-format",
+    "--log-level",
     "--access-log-sample",
   ]
 }

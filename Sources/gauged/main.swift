@@ -27,6 +27,9 @@ signal(SIGXFSZ, SIG_IGN)
 // pass; past that, accepting pauses and says why (Acceptor).
 _ = try? Syscall.raiseOpenFileLimitToHardLimit()
 
+/// How late past its deadline a widget may be marked stale.
+let staleCheckInterval = Duration.milliseconds(250)
+
 let log = EventLog(format: options.logFormat ?? .forStandardError, level: options.logLevel)
 
 let threads = options.threads > 0 ? options.threads : Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
@@ -72,7 +75,14 @@ let hub = ChangeHub()
 let store = InMemoryWidgetStore(
   table: table, persistence: persistence, tombstoneRetentionMs: options.tombstoneRetentionMs,
   observer: hub.publish, batchObserver: hub.publish(batch:))
-let widgets = WidgetService(store: store, hub: hub)
+// Widgets whose stale_after_ms ran out while gauged was down are stale
+// before anyone reads them.
+store.markStaleWidgets()
+// With --self-widgets, clients read gauged's own gauges and cannot write
+// them: the faces get the store behind a guard of the prefix.
+let clientStore: any WidgetStore =
+  options.selfWidgets ? ReservedPrefixStore(store, prefix: SelfWidgets.prefix) : store
+let widgets = WidgetService(store: clientStore, hub: hub)
 let reflection = ReflectionService.allVersions(listing: [widgets.serviceName, HealthService.name])
 // Health answers for every service served, itself and reflection included.
 let health = HealthService(
@@ -83,8 +93,9 @@ let services: [any GRPCService] = [widgets, health] + reflection
 // Each loop counts in its own shard; a scrape adds them up.
 // The access log rides on the same per-loop counters.
 let accessLog = options.accessLogSample.map { AccessLog(log: log, sample: $0) }
+// Self widgets are made of the same counters.
 let serverMetrics =
-  options.metrics || accessLog != nil
+  options.metrics || accessLog != nil || options.selfWidgets
   ? ServerMetrics(traits: EmbeddedMethodTraits.byPath, accessLog: accessLog) : nil
 let metricsFace = (options.metrics ? serverMetrics : nil).map {
   MetricsFace(server: $0, gauges: StoreGauges(store: store, persistence: persistence).families)
@@ -93,7 +104,7 @@ let web = WebRouter(
   rpc: WebRPCFace(
     services: services, traits: EmbeddedMethodTraits.byPath, jsonCodecs: WidgetServiceJSON.codecs,
     configuration: configuration),
-  rest: RESTFace(store: store), events: EventsFace(store: store, hub: hub),
+  rest: RESTFace(store: clientStore), events: EventsFace(store: clientStore, hub: hub),
   index: IndexPage(
     serverName: configuration.serverName,
     services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName)),
@@ -141,6 +152,15 @@ if let address = options.metricsListen, let metricsFace {
 }
 server.start()
 metricsServer?.start()
+// One timer for every widget with stale_after_ms: while no deadline is due,
+// each tick only looks at the earliest one.
+server.repeatEvery(staleCheckInterval) { store.markStaleWidgets() }
+if options.selfWidgets, let serverMetrics {
+  let selfWidgets = SelfWidgets(
+    store: store, metrics: serverMetrics, revision: { store.census.lastRevision },
+    storeQueueDepth: { persistence?.queueDepth ?? 0 })
+  server.repeatEvery(.seconds(1)) { selfWidgets.refresh() }
+}
 if let serverMetrics {
   CoalescingReport(metrics: serverMetrics, log: log).start()
 }
@@ -161,6 +181,7 @@ log.info(
     LogField("durability", persistence == nil ? "none" : options.durability.rawValue),
     LogField("widgets", table.count), LogField("threads", threads),
     LogField("metrics", options.metrics), LogField("access_log", accessLog != nil),
+    LogField("self_widgets", options.selfWidgets),
   ])
 
 let received = stopSignals.wait()

@@ -42,7 +42,8 @@ final class GaugedProcess: @unchecked Sendable {
   func start() throws {
     let process = Process()
     process.executableURL = Self.binary
-    process.arguments = ["--listen", target] + storeArguments
+    // gauged's own gauges would add widgets and revisions the tests count.
+    process.arguments = ["--listen", target, "--self-widgets=off"] + storeArguments
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()

@@ -272,3 +272,45 @@ private func liveModel(_ widgets: [Widget]) -> WatchModel {
     #expect(!rendered.contains("\u{1B}]"))
   }
 }
+
+@Suite struct StaleWidgetTextTests {
+  private func stale(_ id: String) -> Widget {
+    var cpu = widget(id, .gauge(Gauge(value: 25, minValue: 0, maxValue: 100)), accent: "red")
+    cpu.staleAfterMs = 30_000
+    cpu.stale = true
+    return cpu
+  }
+
+  @Test func watchDimsAWidgetTheServerMarkedStaleWhileLive() {
+    let model = liveModel([stale("cpu")])
+    let frame = ScreenRenderer.frame(
+      model, ids: ["cpu"], size: ScreenRenderer.Size(columns: 40, rows: 12), nowMs: 1_065_000,
+      interactive: false)
+    let card = frame.dropFirst()
+    #expect(card.contains { $0.plainText.hasSuffix("stale · updated 1m 5s ago") })
+    #expect(!card.joined().contains { $0.style.foreground != nil })
+  }
+
+  @Test func lsDimsStaleRowsAndSaysHowLongAgo() {
+    let fresh = widget("a", .value(PlainValue(value: 1)))
+    let widgets = [fresh, stale("b")]
+    let plain = WidgetText.table(widgets, nowMs: 1_065_000, palette: Palette(.plain))
+    let lines = plain.split(separator: "\n")
+    #expect(lines[1].hasPrefix("a ") && !lines[1].contains("stale"))
+    #expect(lines[2].hasSuffix("(stale, updated 1m 5s ago)"))
+    let styled = WidgetText.table(widgets, nowMs: 1_065_000, palette: Palette(.ansi256))
+    let styledLines = styled.split(separator: "\n")
+    #expect(styledLines[2].hasPrefix("\u{1B}[2m") && !styledLines[1].hasPrefix("\u{1B}"))
+  }
+
+  @Test func getSaysWhetherAWidgetIsStale() {
+    #expect(
+      WidgetText.staleness(stale("b"), nowMs: 1_005_000)
+        == "stale: updated 5s ago (after 30s)")
+    var fresh = stale("b")
+    fresh.stale = false
+    #expect(
+      WidgetText.staleness(fresh, nowMs: 1_005_000) == "fresh (stale after 30s without a write)")
+    #expect(WidgetText.staleness(widget("c", .progress(Progress(value: 0))), nowMs: 0) == nil)
+  }
+}

@@ -12,6 +12,8 @@ import Testing
     "content.gauge.current_value_label", "content.gauge.min_label", "content.gauge.max_label",
   ]
   static let valuePaths = ["content.value.min_value", "content.value.max_value"]
+  /// Fields of the widget itself, beside its name.
+  static let widgetPaths = ["stale_after_ms"]
 
   /// `UpdateTests.fullGauge` plus a value widget "temp" with both bounds and a label.
   static func fullTable() throws -> WidgetTable {
@@ -29,7 +31,7 @@ import Testing
   @Test func everyClearablePathIsKnown() {
     #expect(
       Set(ClearableField.allCases.map(\.rawValue))
-        == Set(Self.sharedPaths + Self.gaugePaths + Self.valuePaths))
+        == Set(Self.sharedPaths + Self.gaugePaths + Self.valuePaths + Self.widgetPaths))
   }
 
   @Test func sharedAndGaugeFieldsClearToTheirAbsentValues() throws {

@@ -39,4 +39,13 @@ import Testing
     #expect(stale.message == "widget \"a\" has changed: its revision is now 4")
     #expect(WidgetError.alreadyExists(id: "a").grpcStatus.code == .alreadyExists)
   }
+
+  @Test func theServersOwnWidgetsArePermissionDenied() {
+    let refused = WidgetError.readOnly(id: "gauged-x", prefix: "gauged-").grpcStatus
+    #expect(refused.code == .permissionDenied)
+    #expect(
+      refused.message
+        == "widget \"gauged-x\" is read-only: ids starting with \"gauged-\" are the server's own gauges"
+    )
+  }
 }

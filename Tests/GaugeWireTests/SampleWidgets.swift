@@ -12,7 +12,8 @@ enum SampleWidgets {
           currentValueLabel: "42.5 %", minLabel: "", maxLabel: "max")),
       label: "CPU", subtitle: "all cores", icon: "cpu", unit: "%", trend: .down,
       accentColor: "red", backgroundColor: "#000000", textColor: "white"),
-    revision: 17, createdAtMs: 1_700_000_000_000, updatedAtMs: -1)
+    revision: 17, createdAtMs: 1_700_000_000_000, updatedAtMs: -1, staleAfterMs: 30_000,
+    stale: true)
 
   static let progress = Widget(
     id: "p", name: "Progress",
@@ -22,5 +23,5 @@ enum SampleWidgets {
   static let value = Widget(
     id: "v", name: "Value",
     content: Content(template: .value(PlainValue(value: 3, maxValue: 8))),
-    revision: 2, createdAtMs: 5, updatedAtMs: 6)
+    revision: 2, createdAtMs: 5, updatedAtMs: 6, staleAfterMs: 1000)
 }

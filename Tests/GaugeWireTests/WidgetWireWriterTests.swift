@@ -68,7 +68,9 @@ import Testing
         textColor: optionalText(&random)),
       revision: [0, 1, 127, 128, .max, random.next()].randomElement(using: &random)!,
       createdAtMs: Int64(bitPattern: random.next()),
-      updatedAtMs: [0, -1, 1_700_000_000_000, .min].randomElement(using: &random)!)
+      updatedAtMs: [0, -1, 1_700_000_000_000, .min].randomElement(using: &random)!,
+      staleAfterMs: [nil, 1000, 127, 128, 604_800_000].randomElement(using: &random)!,
+      stale: Bool.random(using: &random))
   }
 
   private static func number(_ random: inout SeededGenerator) -> Double {

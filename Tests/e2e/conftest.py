@@ -8,6 +8,7 @@ Environment:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import re
@@ -105,13 +106,16 @@ class Server:
     replaces gauged's default store flags (`--memory` when the binary has it);
     `launcher` goes before the binary (e.g. `prlimit --fsize=N`): a command,
     since Python code run in the forked child (preexec_fn) can deadlock or
-    abort when the test process has grpcio threads."""
+    abort when the test process has grpcio threads. gauged's own gauges
+    (`gauged-*`, on by default) are turned off unless `self_widgets`: tests
+    count widgets and revisions, and those change every second."""
 
     def __init__(
         self, extra_args=(), program: str = "gauged", args: list[str] | None = None, launcher=(),
-        unix_socket: str | None = None,
+        unix_socket: str | None = None, self_widgets: bool = False,
     ) -> None:
         self.extra_args = list(extra_args)
+        self.self_widgets = self_widgets
         self.unix_socket = unix_socket
         self.program = program
         self.store_args = args
@@ -153,8 +157,10 @@ class Server:
             self.argv = [str(binary), "--listen", self.address]
             if self.store_args is not None:
                 self.argv += self.store_args
-            elif self._supports_memory_flag(binary):
+            elif self._supports_flag(binary, "--memory"):
                 self.argv.append("--memory")
+            if not self.self_widgets and self._supports_flag(binary, "--self-widgets"):
+                self.argv.append("--self-widgets=off")
         else:
             self.argv = [str(binary), "--host", "127.0.0.1", "--port", str(self.port)]
         self.argv += self.extra_args
@@ -168,7 +174,8 @@ class Server:
         self._wait_until_serving(deadline=time.monotonic() + START_TIMEOUT_S)
 
     @staticmethod
-    def _supports_memory_flag(binary: Path) -> bool:
+    @functools.lru_cache(maxsize=None)
+    def _supports_flag(binary: Path, flag: str) -> bool:
         try:
             out = subprocess.run(
                 [str(binary), "--help"],
@@ -178,7 +185,7 @@ class Server:
             )
         except (subprocess.TimeoutExpired, OSError):
             return False
-        return b"--memory" in out.stdout + out.stderr
+        return flag.encode() in out.stdout + out.stderr
 
     def _wait_until_serving(self, deadline: float) -> None:
         """Until any gRPC call gets an answer from the server (even NOT_FOUND)."""

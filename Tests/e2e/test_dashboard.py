@@ -315,6 +315,35 @@ def test_a_deleted_widget_disappears(board, http, browser):
 
 
 @needs_browser
+def test_a_stale_widget_is_dimmed_and_says_so_until_written(board, http, browser):
+    body = rest_gauge(value=1)
+    body["stale_after_ms"] = 1000
+    put(http, "stale-a", body)
+    put(http, "stale-b", rest_gauge(value=1))
+    open_page(browser, board, "?prefix=stale-")
+
+    def look(d):
+        return d.execute_script(
+            """
+            return [...document.querySelectorAll('[data-widget-id]')].map(card => ({
+              id: card.dataset.widgetId, stale: card.classList.contains('stale'),
+              age: card.querySelector('.age').textContent,
+              opacity: Number(getComputedStyle(card).opacity)}));
+            """)
+
+    # Within the dashboard's wide window: marked a quarter second past its
+    # deadline, drawn in the next frame, then faded (a 0.3 s transition).
+    cards = wait(browser, lambda d: (c := look(d)) and c[0]["stale"] and c[0]["opacity"] < 1 and c,
+                 "never dimmed", 30)
+    assert cards[0]["age"].startswith("stale · updated"), cards
+    assert not cards[1]["stale"] and cards[1]["age"].startswith("updated"), cards
+    resp = http.patch("/widgets/stale-a", json={"content": {"value": 2}},
+                      headers={"content-type": "application/merge-patch+json"})
+    assert resp.status_code == 200, resp.text
+    wait(browser, lambda d: not look(d)[0]["stale"], "a write did not clear it")
+
+
+@needs_browser
 def test_no_console_errors_and_no_request_leaves_the_origin(board, http, browser):
     put(http, "clean-1", rest_gauge(value=3, gradient=["green", "red"], accent_color="red"))
     browser.get_log("browser")  # forget what earlier tests left

@@ -6,6 +6,7 @@
 
 import { Board } from "./board.mjs";
 import { FAMILIES, drawWidget } from "./draw.mjs";
+import { ageText } from "./format.mjs";
 import { followWidgets } from "./live.mjs";
 
 const params = new URLSearchParams(location.search);
@@ -47,7 +48,7 @@ function follow() {
 // ---- Drawing, once per frame ----
 //
 // Cards off screen are not redrawn as their widgets change: they are marked
-// stale and drawn when they scroll into view. A page of 1,000 widgets
+// outdated and drawn when they scroll into view. A page of 1,000 widgets
 // updated 10 times a second then parses a screenful of SVG per frame, not
 // every widget's.
 
@@ -56,7 +57,7 @@ const cards = new Map();
 /** Ids whose card is on screen (or nearly). */
 const onScreen = new Set();
 /** Ids whose card shows an older version than the board holds. */
-const stale = new Set();
+const outdated = new Set();
 
 const visibility = new IntersectionObserver(
   (entries) => {
@@ -64,7 +65,7 @@ const visibility = new IntersectionObserver(
       const id = entry.target.dataset.widgetId;
       if (entry.isIntersecting) {
         onScreen.add(id);
-        if (stale.has(id) && board.widgets.has(id)) fillCard(entry.target, board.widgets.get(id));
+        if (outdated.has(id) && board.widgets.has(id)) fillCard(entry.target, board.widgets.get(id));
       } else {
         onScreen.delete(id);
       }
@@ -92,14 +93,14 @@ function drawPending() {
         card.remove();
         cards.delete(id);
         onScreen.delete(id);
-        stale.delete(id);
+        outdated.delete(id);
       }
     } else if (!card) {
       created.push(id);
     } else if (onScreen.has(id)) {
       fillCard(card, board.widgets.get(id));
     } else {
-      stale.add(id);
+      outdated.add(id);
     }
   }
   pending.clear();
@@ -119,7 +120,7 @@ function insertCard(id) {
     '<div class="drawing-slot"></div>' +
     '<footer><time class="age"></time></footer>';
   // Drawn when it comes into view; its slot keeps the drawing's size meanwhile.
-  stale.add(id);
+  outdated.add(id);
   cards.set(id, card);
   const next = board.next(id);
   list.insertBefore(card, next === null ? null : (cards.get(next) ?? null));
@@ -127,40 +128,33 @@ function insertCard(id) {
 }
 
 function fillCard(card, widget) {
-  stale.delete(widget.id);
+  outdated.delete(widget.id);
   card.querySelector(".name").textContent = widget.name || widget.id;
   card.querySelector(".id").textContent = widget.id;
   card.querySelector(".drawing-slot").innerHTML = drawWidget(widget, family);
   card.title = `revision ${widget.revision}`;
   card.dataset.revision = widget.revision;
+  // Marked by the server when no write came within stale_after_ms.
+  card.classList.toggle("stale", widget.stale === true);
   const age = card.querySelector(".age");
   age.dateTime = widget.updated_at ?? "";
-  age.textContent = ageText(widget.updated_at);
+  age.textContent = ageText(widget.updated_at, Date.now(), widget.stale === true);
 }
 
 function redrawAll() {
   for (const [id, card] of cards) {
     if (onScreen.has(id)) fillCard(card, board.widgets.get(id));
-    else stale.add(id);
+    else outdated.add(id);
   }
 }
 
 // ---- "updated N s ago" ----
 
-function ageText(updatedAt) {
-  const at = Date.parse(updatedAt ?? "");
-  if (Number.isNaN(at)) return "";
-  const seconds = Math.max(0, Math.round((Date.now() - at) / 1000));
-  if (seconds < 60) return `updated ${seconds} s ago`;
-  if (seconds < 3600) return `updated ${Math.floor(seconds / 60)} min ago`;
-  if (seconds < 86400) return `updated ${Math.floor(seconds / 3600)} h ago`;
-  return `updated ${Math.floor(seconds / 86400)} d ago`;
-}
-
 setInterval(() => {
   for (const id of onScreen) {
-    const age = cards.get(id)?.querySelector(".age");
-    if (age) age.textContent = ageText(age.dateTime);
+    const card = cards.get(id);
+    const age = card?.querySelector(".age");
+    if (age) age.textContent = ageText(age.dateTime, Date.now(), card.classList.contains("stale"));
   }
 }, 1000);
 

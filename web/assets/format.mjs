@@ -79,3 +79,19 @@ export function fraction(value, min, max) {
   if (!(max > min) || !Number.isFinite(value)) return 0;
   return Math.min(1, Math.max(0, (value - min) / (max - min)));
 }
+
+/**
+ * "updated 12 s ago", or "stale · updated 3 min ago" for a widget the server
+ * marked stale; "" when the time cannot be read.
+ */
+export function ageText(updatedAt, nowMs, stale = false) {
+  const at = Date.parse(updatedAt ?? "");
+  if (Number.isNaN(at)) return stale ? "stale" : "";
+  const seconds = Math.max(0, Math.round((nowMs - at) / 1000));
+  let age;
+  if (seconds < 60) age = `updated ${seconds} s ago`;
+  else if (seconds < 3600) age = `updated ${Math.floor(seconds / 60)} min ago`;
+  else if (seconds < 86400) age = `updated ${Math.floor(seconds / 3600)} h ago`;
+  else age = `updated ${Math.floor(seconds / 86400)} d ago`;
+  return stale ? `stale · ${age}` : age;
+}

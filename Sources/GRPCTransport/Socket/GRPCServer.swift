@@ -81,6 +81,20 @@ public final class GRPCServer: Sendable {
     }
   }
 
+  /// Runs `work` every `interval` on the first loop (the one that accepts),
+  /// from `start` until the loops stop: for the server's own housekeeping,
+  /// which then shares a thread with no lock of its own.
+  public func repeatEvery(_ interval: Duration, _ work: @escaping @Sendable () -> Void) {
+    let loop = contexts[0].loop
+    @Sendable func arm() {
+      _ = loop.schedule(after: interval) {
+        work()
+        arm()
+      }
+    }
+    loop.execute { arm() }
+  }
+
   /// Stops gracefully, returning once done: `onBegin` runs first (the
   /// moment to mark health NOT_SERVING), then the listener closes and every
   /// connection gets a GOAWAY. Calls in flight have `grace` to finish;

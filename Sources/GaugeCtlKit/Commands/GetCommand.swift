@@ -22,7 +22,7 @@ enum GetCommand: Command {
     if options.json {
       Console.out(JSONWriter.pretty(RESTWidgetJSON.json(widget)) + "\n")
     } else {
-      Console.out(WidgetText.details(widget))
+      Console.out(WidgetText.details(widget, nowMs: WallClock(environment: environment).nowMs))
     }
     return .ok
   }

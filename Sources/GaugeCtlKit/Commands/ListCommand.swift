@@ -1,3 +1,4 @@
+import GaugeIO
 import GaugeJSON
 import WidgetJSON
 
@@ -25,7 +26,11 @@ enum ListCommand: Command {
     if options.json {
       Console.out(JSONWriter.pretty(.array(widgets.map(RESTWidgetJSON.json))) + "\n")
     } else {
-      Console.out(WidgetText.table(widgets))
+      let palette = Palette(
+        ColorMode.detect(environment: environment, isTerminal: Syscall.isTerminal(fd: 1)))
+      Console.out(
+        WidgetText.table(
+          widgets, nowMs: WallClock(environment: environment).nowMs, palette: palette))
     }
     return .ok
   }

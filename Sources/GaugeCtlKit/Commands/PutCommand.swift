@@ -28,6 +28,8 @@ enum PutCommand: Command {
       --mark VALUE[:LABEL]   gauge only, repeatable
       --gradient C1,C2,...   gauge only, 2 to 8 colours
       --min-label T --max-label T --value-label T   gauge only
+      --stale-after DURATION marked stale when no write comes for this long
+                             (1s to 7d: 30s, 5m, 1h)
       -f, --file FILE        the widget as JSON, as `gaugectl get --json` prints it
                              and GET /widgets/ID answers:
                              {"name": "CPU", "content": {"template": "gauge",

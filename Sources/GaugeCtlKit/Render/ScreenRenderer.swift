@@ -29,7 +29,7 @@ public enum ScreenRenderer {
     }
     for (index, widget) in widgets.enumerated() {
       let card = CardRenderer.lines(
-        for: widget, columns: columns, nowMs: nowMs, stale: !model.isLive)
+        for: widget, columns: columns, nowMs: nowMs, stale: !model.isLive || widget.stale)
       let isLast = index == widgets.count - 1
       // Room for the card, its spacer, and a note if more follow.
       let needed = card.count + (isLast ? 0 : 2)

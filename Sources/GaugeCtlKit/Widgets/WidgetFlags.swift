@@ -14,7 +14,7 @@ enum WidgetFlags {
       FlagSpec("subtitle"), FlagSpec("icon"), FlagSpec("accent"), FlagSpec("background"),
       FlagSpec("text-color"), FlagSpec("trend"), FlagSpec("style"),
       FlagSpec("mark", repeatable: true), FlagSpec("gradient"), FlagSpec("min-label"),
-      FlagSpec("max-label"), FlagSpec("value-label"),
+      FlagSpec("max-label"), FlagSpec("value-label"), FlagSpec("stale-after"),
     ]
 
   /// The flags that only make sense for a gauge.
@@ -75,13 +75,22 @@ enum WidgetFlags {
       }
       trend = parsed
     }
+    var staleAfterMs: Int64?
+    if let text = arguments.value("stale-after") {
+      guard let duration = DurationText.parse(text) else {
+        throw .usage("--stale-after: \"\(text)\" is not a duration (500ms, 30s, 5m, 1h, 7d)")
+      }
+      // Under 10^12 ms, as DurationText reads it: exact in an Int64.
+      staleAfterMs = Int64(duration / .milliseconds(1))
+    }
     return WidgetPut(
       id: id, name: arguments.value("name"),
       content: ContentPatch(
         template: templatePatch, label: arguments.value("label"),
         subtitle: arguments.value("subtitle"), icon: arguments.value("icon"),
         unit: arguments.value("unit"), trend: trend, accentColor: arguments.value("accent"),
-        backgroundColor: arguments.value("background"), textColor: arguments.value("text-color")))
+        backgroundColor: arguments.value("background"), textColor: arguments.value("text-color")),
+      staleAfterMs: staleAfterMs)
   }
 
   /// `red,,blue` is a mistake, not two colours: an empty entry is refused

@@ -38,7 +38,7 @@ enum WidgetText {
   }
 
   /// `get`: one field per line, only the fields that are set.
-  static func details(_ widget: Widget) -> String {
+  static func details(_ widget: Widget, nowMs: Int64) -> String {
     let content = widget.content
     var rows: [(String, String)] = [
       ("id", widget.id), ("name", widget.name), ("template", templateName(content)),
@@ -78,19 +78,40 @@ enum WidgetText {
       ("revision", String(widget.revision)), ("created", Timestamp.utc(ms: widget.createdAtMs)),
       ("updated", Timestamp.utc(ms: widget.updatedAtMs)),
     ]
+    if let staleness = staleness(widget, nowMs: nowMs) { rows.append(("staleness", staleness)) }
     let width = rows.map { $0.0.count }.max() ?? 0
     return rows.map { DisplayWidth.pad($0.0, to: width) + "  " + $0.1 + "\n" }.joined()
   }
 
-  /// `ls`: one row per widget.
-  static func table(_ widgets: [Widget]) -> String {
+  /// `ls`: one row per widget. A stale widget's row says so and how long
+  /// ago it was updated, and is dimmed where the palette has styles.
+  static func table(_ widgets: [Widget], nowMs: Int64, palette: Palette) -> String {
     var table = Table(header: ["ID", "TEMPLATE", "VALUE", "RANGE", "NAME", "REVISION", "UPDATED"])
     for widget in widgets {
+      var updated = Timestamp.utc(ms: widget.updatedAtMs)
+      if widget.stale {
+        updated += " (stale, updated \(RelativeTime.ago(fromMs: widget.updatedAtMs, nowMs: nowMs)))"
+      }
       table.rows.append([
         widget.id, templateName(widget.content), value(widget.content), range(widget.content),
-        widget.name, String(widget.revision), Timestamp.utc(ms: widget.updatedAtMs),
+        widget.name, String(widget.revision), updated,
       ])
     }
-    return table.text
+    // Styles go on whole lines once the columns are laid out: escape
+    // sequences inside cells would count against their widths.
+    let lines = table.text.split(separator: "\n", omittingEmptySubsequences: false)
+    return lines.enumerated().map { index, line in
+      let row = index - 1
+      guard widgets.indices.contains(row), widgets[row].stale else { return String(line) }
+      return palette.render([Span(String(line), .dimmed)])
+    }.joined(separator: "\n")
+  }
+
+  /// `get`: how the widget's staleness reads, nil when it has no deadline.
+  static func staleness(_ widget: Widget, nowMs: Int64) -> String? {
+    guard let staleAfterMs = widget.staleAfterMs else { return nil }
+    let after = "after " + RelativeTime.span(ms: staleAfterMs)
+    guard widget.stale else { return "fresh (stale \(after) without a write)" }
+    return "stale: updated \(RelativeTime.ago(fromMs: widget.updatedAtMs, nowMs: nowMs)) (\(after))"
   }
 }

@@ -23,9 +23,12 @@ extension RESTFace {
     var scratchRequest = request
     scratchRequest.query = nil
     let current = try? store.get(id: id)
+    let scratchStore = InMemoryWidgetStore(
+      widgets: current.map { [$0] } ?? [], lastRevision: store.snapshot().lastRevision)
+    // A prefix the real store keeps to itself is refused in the draft too.
+    let reserved = (store as? ReservedPrefixStore)?.prefix
     let scratch = RESTFace(
-      store: InMemoryWidgetStore(
-        widgets: current.map { [$0] } ?? [], lastRevision: store.snapshot().lastRevision))
+      store: reserved.map { ReservedPrefixStore(scratchStore, prefix: $0) } ?? scratchStore)
     switch try scratch.answer(scratchRequest) {
     case .now(let response), .whenDurable(let response): return .now(response)
     }

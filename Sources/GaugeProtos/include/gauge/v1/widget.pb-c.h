@@ -76,10 +76,22 @@ struct  Gauge__V1__Widget
   int64_t created_at_ms;
   protobuf_c_boolean has_updated_at_ms;
   int64_t updated_at_ms;
+  /*
+   * Set by clients: when no write touches the widget for this long, the
+   * server marks it stale. 1,000 to 604,800,000 (seven days); absent, never.
+   */
+  protobuf_c_boolean has_stale_after_ms;
+  uint32_t stale_after_ms;
+  /*
+   * Server-assigned: no write came within stale_after_ms. Marking it takes a
+   * revision of its own; the next write clears it.
+   */
+  protobuf_c_boolean has_stale;
+  protobuf_c_boolean stale;
 };
 #define GAUGE__V1__WIDGET__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&gauge__v1__widget__descriptor) \
-    , NULL, NULL, NULL, 0, 0, 0, 0, 0, 0 }
+    , NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 
 typedef enum {

@@ -74,10 +74,15 @@ struct  Gauge__V1__UpdateWidgetRequest
    */
   size_t n_clear_fields;
   char **clear_fields;
+  /*
+   * Sets Widget.stale_after_ms; "stale_after_ms" in clear_fields clears it.
+   */
+  protobuf_c_boolean has_stale_after_ms;
+  uint32_t stale_after_ms;
 };
 #define GAUGE__V1__UPDATE_WIDGET_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&gauge__v1__update_widget_request__descriptor) \
-    , NULL, NULL, NULL, 0,NULL }
+    , NULL, NULL, NULL, 0,NULL, 0, 0 }
 
 
 struct  Gauge__V1__GetWidgetRequest

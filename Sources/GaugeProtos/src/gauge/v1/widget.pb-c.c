@@ -277,7 +277,7 @@ void   gauge__v1__value__free_unpacked
   assert(message->base.descriptor == &gauge__v1__value__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor gauge__v1__widget__field_descriptors[6] =
+static const ProtobufCFieldDescriptor gauge__v1__widget__field_descriptors[8] =
 {
   {
     "id",
@@ -351,6 +351,30 @@ static const ProtobufCFieldDescriptor gauge__v1__widget__field_descriptors[6] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "stale_after_ms",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Gauge__V1__Widget, has_stale_after_ms),
+    offsetof(Gauge__V1__Widget, stale_after_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stale",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Gauge__V1__Widget, has_stale),
+    offsetof(Gauge__V1__Widget, stale),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned gauge__v1__widget__field_indices_by_name[] = {
   2,   /* field[2] = content */
@@ -358,12 +382,14 @@ static const unsigned gauge__v1__widget__field_indices_by_name[] = {
   0,   /* field[0] = id */
   1,   /* field[1] = name */
   3,   /* field[3] = revision */
+  7,   /* field[7] = stale */
+  6,   /* field[6] = stale_after_ms */
   5,   /* field[5] = updated_at_ms */
 };
 static const ProtobufCIntRange gauge__v1__widget__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor gauge__v1__widget__descriptor =
 {
@@ -373,7 +399,7 @@ const ProtobufCMessageDescriptor gauge__v1__widget__descriptor =
   "Gauge__V1__Widget",
   "gauge.v1",
   sizeof(Gauge__V1__Widget),
-  6,
+  8,
   gauge__v1__widget__field_descriptors,
   gauge__v1__widget__field_indices_by_name,
   1,  gauge__v1__widget__number_ranges,

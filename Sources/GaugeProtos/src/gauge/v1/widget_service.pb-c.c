@@ -771,7 +771,7 @@ const ProtobufCMessageDescriptor gauge__v1__put_widget_response__descriptor =
   (ProtobufCMessageInit) gauge__v1__put_widget_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor gauge__v1__update_widget_request__field_descriptors[4] =
+static const ProtobufCFieldDescriptor gauge__v1__update_widget_request__field_descriptors[5] =
 {
   {
     "id",
@@ -821,17 +821,30 @@ static const ProtobufCFieldDescriptor gauge__v1__update_widget_request__field_de
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "stale_after_ms",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Gauge__V1__UpdateWidgetRequest, has_stale_after_ms),
+    offsetof(Gauge__V1__UpdateWidgetRequest, stale_after_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned gauge__v1__update_widget_request__field_indices_by_name[] = {
   3,   /* field[3] = clear_fields */
   2,   /* field[2] = content */
   0,   /* field[0] = id */
   1,   /* field[1] = name */
+  4,   /* field[4] = stale_after_ms */
 };
 static const ProtobufCIntRange gauge__v1__update_widget_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor gauge__v1__update_widget_request__descriptor =
 {
@@ -841,7 +854,7 @@ const ProtobufCMessageDescriptor gauge__v1__update_widget_request__descriptor =
   "Gauge__V1__UpdateWidgetRequest",
   "gauge.v1",
   sizeof(Gauge__V1__UpdateWidgetRequest),
-  4,
+  5,
   gauge__v1__update_widget_request__field_descriptors,
   gauge__v1__update_widget_request__field_indices_by_name,
   1,  gauge__v1__update_widget_request__number_ranges,
