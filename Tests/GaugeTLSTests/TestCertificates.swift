@@ -1,0 +1,63 @@
+import Foundation
+
+/// A test CA and a server certificate it signed for localhost and
+/// 127.0.0.1 (P-256, valid for a century), made once with the openssl
+/// command. Only tests trust this CA.
+enum TestCertificates {
+  static let caPEM = """
+    -----BEGIN CERTIFICATE-----
+    MIIBijCCAS+gAwIBAgIUHn1Oj4CRg9wtOYPFAD4CPJ/nJRwwCgYIKoZIzj0EAwIw
+    GTEXMBUGA1UEAwwOZ2F1Z2VkIHRlc3QgQ0EwIBcNMjYxMjAyMDMyOTExWhgPMjEy
+    NjExMDgwMzI5MTFaMBkxFzAVBgNVBAMMDmdhdWdlZCB0ZXN0IENBMFkwEwYHKoZI
+    zj0CAQYIKoZIzj0DAQcDQgAELe0iYTU8nccqvtVutuHVUGFTHDxcXYWDuZEKc8Q+
+    O3RvKMvTTZT7KtqPrMsFUGc6GIySIOENw9k40peCdhQ6tqNTMFEwHQYDVR0OBBYE
+    FOqsF/lqbgqsA0ngt/G58tqt4zx9MB8GA1UdIwQYMBaAFOqsF/lqbgqsA0ngt/G5
+    8tqt4zx9MA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSQAwRgIhAMV0tYab
+    2/ri2ycNdcj32LatXubOOnxw6KVXJvMjvMN/AiEAzZzrnTdPYcBeD6s0YLnBLGMs
+    9Vda+Rpy4e4EdLesZgY=
+    -----END CERTIFICATE-----
+    """
+
+  static let serverPEM = """
+    -----BEGIN CERTIFICATE-----
+    MIIBjjCCATWgAwIBAgIUMeUDgSkkmBNQMpvbpvHh8u7kxlgwCgYIKoZIzj0EAwIw
+    GTEXMBUGA1UEAwwOZ2F1Z2VkIHRlc3QgQ0EwIBcNMjYxMjAyMDMyOTExWhgPMjEy
+    NjExMDgwMzI5MTFaMBQxEjAQBgNVBAMMCWxvY2FsaG9zdDBZMBMGByqGSM49AgEG
+    CCqGSM49AwEHA0IABF6Nbs7WKz82fgT5YCy/ZigA3soYhvp3QAgkNksaGF3cSqNx
+    vED55SQoj8feY1cxiOXrJgqD2ZOO+YNL5hIRfyejXjBcMBoGA1UdEQQTMBGCCWxv
+    Y2FsaG9zdIcEfwAAATAdBgNVHQ4EFgQUCIhATf6vtwLL3S3ZoneiKvdA4IcwHwYD
+    VR0jBBgwFoAU6qwX+WpuCqwDSeC38bny2q3jPH0wCgYIKoZIzj0EAwIDRwAwRAIg
+    D6xh3MjzJFp4fQuJY9vYUYCVrBzb3FiNLr/2t7wix7wCIGW3wBgh+3I+W6VarUQc
+    xNqaNT0l75RIqs8btinpeCBy
+    -----END CERTIFICATE-----
+    """
+
+  static let serverKeyPEM = """
+    -----BEGIN PRIVATE KEY-----
+    MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgR0zMHKHq0t8LyOmg
+    cGpzNGBlVwGxuLQzK004vT77M0ShRANCAARejW7O1is/Nn4E+WAsv2YoAN7KGIb6
+    d0AIJDZLGhhd3EqjcbxA+eUkKI/H3mNXMYjl6yYKg9mTjvmDS+YSEX8n
+    -----END PRIVATE KEY-----
+    """
+
+  /// The three files in a fresh directory, removed by the caller.
+  struct Files {
+    let directory: URL
+    var ca: String { directory.appendingPathComponent("ca.pem").path }
+    var certificate: String { directory.appendingPathComponent("server.pem").path }
+    var key: String { directory.appendingPathComponent("server.key").path }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+  }
+
+  static func write() throws -> Files {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "gauged-tls-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let files = Files(directory: directory)
+    try caPEM.write(toFile: files.ca, atomically: true, encoding: .utf8)
+    try serverPEM.write(toFile: files.certificate, atomically: true, encoding: .utf8)
+    try serverKeyPEM.write(toFile: files.key, atomically: true, encoding: .utf8)
+    return files
+  }
+}
