@@ -339,3 +339,46 @@ def test_an_unreadable_key_stops_the_start_and_says_which_file(pki, tmp_path):
         capture_output=True, text=True, timeout=HANG_S)
     assert result.returncode == 1
     assert "missing.key" in result.stderr
+
+
+def _gaugectl(*args: str) -> subprocess.CompletedProcess:
+    from test_gaugectl import gaugectl_binary
+
+    return subprocess.run([str(gaugectl_binary()), *args], capture_output=True, text=True,
+                          timeout=HANG_S, stdin=subprocess.DEVNULL)
+
+
+def test_gaugectl_over_tls(tls_server, pki, new_id):
+    wid = new_id()
+    server = ["--server", f"localhost:{tls_server.port}"]
+    put_ = _gaugectl(*server, "--cacert", str(pki / "ca.pem"), "put", wid, "--gauge", "42",
+                     "--min", "0", "--max", "100")
+    assert put_.returncode == 0, put_.stderr
+    got = _gaugectl(*server, "--tls", "--cacert", str(pki / "ca.pem"), "get", wid, "--json")
+    assert got.returncode == 0, got.stderr
+    assert json.loads(got.stdout)["id"] == wid
+    # The system does not trust the test's CA.
+    untrusted = _gaugectl(*server, "--tls", "get", wid)
+    assert untrusted.returncode == 3, untrusted.stderr
+    assert "certificate verify failed" in untrusted.stderr
+    # Cleartext against the TLS port.
+    cleartext = _gaugectl(*server, "get", wid)
+    assert cleartext.returncode == 3, cleartext.stderr
+
+
+def test_gauge_bench_over_tls(tls_server, pki):
+    from test_bench import bench_binary
+
+    def run(*args: str) -> dict:
+        result = subprocess.run(
+            [str(bench_binary()), "unary", "--target", f"localhost:{tls_server.port}",
+             "--duration", "0.5", "--warmup", "0", "--connections", "1", "--streams", "2",
+             *args], capture_output=True, text=True, timeout=HANG_S * 2)
+        return {"status": result.returncode, "stderr": result.stderr,
+                "line": json.loads(result.stdout) if result.returncode == 0 else None}
+
+    secured = run("--tls", "on", "--cacert", str(pki / "ca.pem"))
+    assert secured["status"] == 0, secured["stderr"]
+    assert secured["line"]["requests"] > 0 and secured["line"]["failed"] == 0
+    cleartext = run()
+    assert cleartext["status"] != 0
