@@ -34,12 +34,18 @@ final class ServerTLSLayer {
     self.onHandshakeEnded = onHandshakeEnded
   }
 
-  /// Whether the connection's first bytes are cleartext HTTP (a method's
-  /// capital letter, or HTTP/2's `PRI`) where a TLS record must start.
+  /// Whether the connection's first bytes are cleartext HTTP where a TLS
+  /// record must start; asked of every read, true only of the first.
   func refusesPlaintext(_ bytes: UnsafeRawBufferPointer) -> Bool {
     guard case .awaitingFirstBytes = phase, let first = bytes.first else { return false }
     phase = .handshaking
-    return (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
+    return Self.startsCleartextHTTP(first)
+  }
+
+  /// A method's capital letter (or HTTP/2's `PRI`): a TLS connection starts
+  /// with a handshake record (22), or an SSLv2-style hello (128 and up).
+  static func startsCleartextHTTP(_ first: UInt8) -> Bool {
+    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
   }
 
   func handshakeEnded() {
