@@ -42,6 +42,9 @@ public final class TLSContext: @unchecked Sendable {
       throw TLSFailure("the key in \(privateKeyFile) does not match the certificate")
     }
     copenssl_ctx_use_server_alpn(handle)
+    // A connection's record buffers are freed while it has nothing in
+    // flight: most of gauged's connections are idle subscribers.
+    _ = copenssl_ctx_set_mode(handle, Int(SSL_MODE_RELEASE_BUFFERS))
     // Resumed sessions are only offered to the context that issued them.
     let sessionContext: [UInt8] = Array("gauged".utf8)
     _ = SSL_CTX_set_session_id_context(handle, sessionContext, UInt32(sessionContext.count))
