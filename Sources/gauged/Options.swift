@@ -54,7 +54,8 @@ struct Options {
   }
 
   static let usage = """
-    gauged: keeps live widgets and serves gauge.v1.WidgetService over gRPC (h2c).
+    gauged: keeps live widgets and serves gauge.v1.WidgetService over gRPC (h2c, or
+    HTTP/2 over TLS with --tls-cert).
 
     Usage: gauged [options]
 

@@ -382,3 +382,38 @@ def test_gauge_bench_over_tls(tls_server, pki):
     assert secured["line"]["requests"] > 0 and secured["line"]["failed"] == 0
     cleartext = run()
     assert cleartext["status"] != 0
+
+
+def test_handshakes_in_progress_are_capped_per_loop(pki, new_id):
+    """256 per loop: with one loop, the 257th connection that has not finished its handshake
+    is closed at once, the ones before it wait for their timeout, and once they are gone
+    handshakes are taken again."""
+    srv = _start(pki, "--threads", "1")
+    stalled = []
+    try:
+        for _ in range(256):
+            stalled.append(socket.create_connection(("127.0.0.1", srv.port), timeout=HANG_S))
+        # Each connection is adopted in turn: once this one is closed, all before it counted.
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=HANG_S) as over:
+            try:
+                assert over.recv(1) == b""
+            except ConnectionResetError:
+                pass
+        stalled[0].setblocking(False)
+        with pytest.raises(BlockingIOError):
+            stalled[0].recv(1)  # still open, waiting for its handshake
+        for connection in stalled:
+            connection.close()
+        stalled = []
+        deadline = time.monotonic() + HANG_S
+        while True:
+            try:
+                _still_serves(srv, pki, new_id)
+                break
+            except grpc.RpcError:
+                assert time.monotonic() < deadline, srv.describe()
+                time.sleep(0.2)
+    finally:
+        for connection in stalled:
+            connection.close()
+        assert srv.stop() == 0
