@@ -1,11 +1,15 @@
 """TLS on gauged's TCP listeners (`--tls-cert`, `--tls-key`, `--tls-client-ca`), reached by
 stock clients: grpcio with a CA made here by the openssl command, curl over HTTP/1.1 and
-HTTP/2, `openssl s_client` for ALPN, and raw sockets for what a broken client sends."""
+HTTP/2, `openssl s_client` for ALPN, headless Chromium for the dashboard, raw sockets for
+what a broken client sends, and the project's own gaugectl and gauge-bench."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
+import shutil
 import signal
 import socket
 import ssl
@@ -14,13 +18,14 @@ import time
 from pathlib import Path
 
 import grpc
+import httpx
 import pytest
 
 from conftest import REPO, Server, _free_port
 from gauge.v1 import widget_pb2 as wpb
 from gauge.v1 import widget_service_pb2 as spb
 from gauge.v1 import widget_service_pb2_grpc
-from helpers import TIMEOUT, gauge, get, put, widget
+from helpers import TIMEOUT, gauge, get, put, rest_gauge, widget
 
 # Hang guards only: CI runs gauged under ASan on a loaded machine.
 HANG_S = 30
@@ -417,3 +422,46 @@ def test_handshakes_in_progress_are_capped_per_loop(pki, new_id):
         for connection in stalled:
             connection.close()
         assert srv.stop() == 0
+
+
+def test_the_dashboard_in_chromium_over_https_speaks_h2(tls_server, pki, new_id):
+    """Headless Chromium trusting the server's key (by its SPKI hash, so no system store is
+    touched): the page loads over HTTP/2, goes live on its event stream, and draws a widget
+    written over TLS afterwards."""
+    chromium, chromedriver = shutil.which("chromium"), shutil.which("chromedriver")
+    if chromium is None or chromedriver is None:
+        pytest.skip("needs Debian's chromium and chromium-driver (scripts/install-deps)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    der = subprocess.run(
+        "openssl x509 -pubkey -noout -in server.pem | openssl pkey -pubin -outform der",
+        shell=True, cwd=pki, check=True, capture_output=True, timeout=HANG_S).stdout
+    spki = base64.b64encode(hashlib.sha256(der).digest()).decode()
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                 f"--ignore-certificate-errors-spki-list={spki}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(chromedriver), options=options)
+    try:
+        driver.set_page_load_timeout(HANG_S)
+        driver.get(f"https://localhost:{tls_server.port}/")
+        WebDriverWait(driver, HANG_S).until(
+            lambda d: d.execute_script("return document.body.dataset.connection") == "live",
+            message="the page never went live")
+        assert driver.execute_script(
+            "return performance.getEntriesByType('navigation')[0].nextHopProtocol") == "h2"
+        wid = new_id()
+        trust = ssl.create_default_context(cafile=str(pki / "ca.pem"))
+        with httpx.Client(verify=trust, timeout=HANG_S) as http:
+            resp = http.put(f"https://localhost:{tls_server.port}/widgets/{wid}",
+                            json=rest_gauge())
+            assert resp.status_code in (200, 201), resp.text
+        WebDriverWait(driver, HANG_S).until(
+            lambda d: d.execute_script(
+                "return !!document.querySelector(`[data-widget-id=\"${arguments[0]}\"]`)", wid),
+            message="the widget written over TLS was never drawn")
+    finally:
+        driver.quit()
