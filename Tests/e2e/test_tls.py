@@ -287,7 +287,7 @@ def test_sighup_reloads_the_pair_and_a_broken_key_keeps_the_old_one(pki, tmp_pat
 
 
 def test_client_certificates_are_required_with_tls_client_ca(pki, new_id):
-    srv = _start(pki, "--tls-client-ca", str(pki / "client-ca.pem"))
+    srv = _start(pki, "--tls-client-ca", str(pki / "client-ca.pem"), "--log-level", "debug")
     try:
         channel, stub = _secure_stub(srv.address, pki, client="client")
         with channel:
@@ -300,6 +300,12 @@ def test_client_certificates_are_required_with_tls_client_ca(pki, new_id):
         url = f"https://localhost:{srv.port}/widgets"
         refused = _curl("--cacert", str(pki / "ca.pem"), url)
         assert refused.returncode != 0
+        # At debug level, gauged says which peer failed and why.
+        deadline = time.monotonic() + HANG_S
+        while "peer did not return a certificate" not in srv.stderr_path.read_text():
+            assert time.monotonic() < deadline, srv.describe()
+            time.sleep(0.1)
+        assert '"event":"tls_failed"' in srv.stderr_path.read_text()
         allowed = _curl("--cacert", str(pki / "ca.pem"), "--cert", str(pki / "client.pem"),
                         "--key", str(pki / "client.key"), "-w", "%{http_code}", "-o",
                         os.devnull, url)

@@ -1,5 +1,6 @@
 import GRPCCore
 import GaugeIO
+import GaugeLog
 import GaugeTLS
 
 /// Moves bytes between one socket and the session that speaks its
@@ -182,13 +183,25 @@ final class ConnectionHandler: EventLoopHandler {
       case .peerClosed:
         peerFinished()
         return true
-      case .failed:
+      case .failed(let failure):
         // The alert, if OpenSSL wrote one, goes out before the close.
         tls.handshakeEnded()
         closeAfterFlush = true
+        logTLSFailure(failure)
         return true
       }
     }
+  }
+
+  /// At debug level: which peer failed, and OpenSSL's reason (a client
+  /// without a certificate under --tls-client-ca, an untrusted one, garbage).
+  private func logTLSFailure(_ failure: TLSFailure) {
+    let log = group.configuration.log
+    guard log.enabled(.debug) else { return }
+    let peer = (try? Syscall.getpeername(fd: socket.fd))?.description ?? "?"
+    log.debug(
+      "tls_failed", "TLS with \(peer) failed: \(failure)",
+      [LogField("peer", peer), LogField("error", failure.description)])
   }
 
   private func resumeReading() {
