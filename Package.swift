@@ -259,7 +259,9 @@ let package = Package(
       dependencies: ["GaugeStore", "GaugeDomain", "GaugeWire", "CSQLite", "GaugeIO"],
       swiftSettings: strict
     ),
-    .testTarget(name: "GaugeTLSTests", dependencies: ["GaugeTLS"], swiftSettings: strict),
+    .testTarget(
+      name: "GaugeTLSTests", dependencies: ["GaugeTLS", "GRPCTransportTesting"],
+      swiftSettings: strict),
     .testTarget(name: "GRPCCoreTests", dependencies: ["GRPCCore"], swiftSettings: strict),
     .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNGHTTP2"], swiftSettings: strict),
     .testTarget(
@@ -287,7 +289,8 @@ let package = Package(
     .testTarget(
       name: "GRPCClientTests",
       dependencies: [
-        "GRPCClient", "GRPCCore", "GRPCTransport", "GRPCTransportTesting", "GaugeIO", "CNGHTTP2",
+        "GRPCClient", "GRPCCore", "GRPCTransport", "GRPCTransportTesting", "GaugeIO", "GaugeTLS",
+        "CNGHTTP2",
       ],
       swiftSettings: strict
     ),

@@ -1,3 +1,4 @@
+import GRPCTransportTesting
 import GaugeTLS
 import Testing
 

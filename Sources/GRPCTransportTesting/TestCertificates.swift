@@ -2,9 +2,9 @@ import Foundation
 
 /// A test CA and a server certificate it signed for localhost and
 /// 127.0.0.1 (P-256, valid for a century), made once with the openssl
-/// command. Only tests trust this CA.
-enum TestCertificates {
-  static let caPEM = """
+/// command, for TLS sessions driven in memory. Only tests trust this CA.
+public enum TestCertificates {
+  public static let caPEM = """
     -----BEGIN CERTIFICATE-----
     MIIBijCCAS+gAwIBAgIUHn1Oj4CRg9wtOYPFAD4CPJ/nJRwwCgYIKoZIzj0EAwIw
     GTEXMBUGA1UEAwwOZ2F1Z2VkIHRlc3QgQ0EwIBcNMjYxMjAyMDMyOTExWhgPMjEy
@@ -18,7 +18,7 @@ enum TestCertificates {
     -----END CERTIFICATE-----
     """
 
-  static let serverPEM = """
+  public static let serverPEM = """
     -----BEGIN CERTIFICATE-----
     MIIBjjCCATWgAwIBAgIUMeUDgSkkmBNQMpvbpvHh8u7kxlgwCgYIKoZIzj0EAwIw
     GTEXMBUGA1UEAwwOZ2F1Z2VkIHRlc3QgQ0EwIBcNMjYxMjAyMDMyOTExWhgPMjEy
@@ -32,7 +32,7 @@ enum TestCertificates {
     -----END CERTIFICATE-----
     """
 
-  static let serverKeyPEM = """
+  public static let serverKeyPEM = """
     -----BEGIN PRIVATE KEY-----
     MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgR0zMHKHq0t8LyOmg
     cGpzNGBlVwGxuLQzK004vT77M0ShRANCAARejW7O1is/Nn4E+WAsv2YoAN7KGIb6
@@ -41,16 +41,16 @@ enum TestCertificates {
     """
 
   /// The three files in a fresh directory, removed by the caller.
-  struct Files {
-    let directory: URL
-    var ca: String { directory.appendingPathComponent("ca.pem").path }
-    var certificate: String { directory.appendingPathComponent("server.pem").path }
-    var key: String { directory.appendingPathComponent("server.key").path }
+  public struct Files: Sendable {
+    public let directory: URL
+    public var ca: String { directory.appendingPathComponent("ca.pem").path }
+    public var certificate: String { directory.appendingPathComponent("server.pem").path }
+    public var key: String { directory.appendingPathComponent("server.key").path }
 
-    func remove() { try? FileManager.default.removeItem(at: directory) }
+    public func remove() { try? FileManager.default.removeItem(at: directory) }
   }
 
-  static func write() throws -> Files {
+  public static func write() throws -> Files {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "gauged-tls-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
