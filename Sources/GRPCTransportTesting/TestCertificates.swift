@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A test CA and a server certificate it signed for localhost and
 /// 127.0.0.1 (P-256, valid for a century), made once with the openssl
@@ -42,22 +42,39 @@ public enum TestCertificates {
 
   /// The three files in a fresh directory, removed by the caller.
   public struct Files: Sendable {
-    public let directory: URL
-    public var ca: String { directory.appendingPathComponent("ca.pem").path }
-    public var certificate: String { directory.appendingPathComponent("server.pem").path }
-    public var key: String { directory.appendingPathComponent("server.key").path }
+    public let directory: String
+    public var ca: String { directory + "/ca.pem" }
+    public var certificate: String { directory + "/server.pem" }
+    public var key: String { directory + "/server.key" }
 
-    public func remove() { try? FileManager.default.removeItem(at: directory) }
+    public func remove() {
+      for path in [ca, certificate, key] { unlink(path) }
+      rmdir(directory)
+    }
   }
 
-  public static func write() throws -> Files {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "gauged-tls-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let files = Files(directory: directory)
-    try caPEM.write(toFile: files.ca, atomically: true, encoding: .utf8)
-    try serverPEM.write(toFile: files.certificate, atomically: true, encoding: .utf8)
-    try serverKeyPEM.write(toFile: files.key, atomically: true, encoding: .utf8)
+  /// A failed write, named by the call and the path.
+  public struct WriteFailure: Error, CustomStringConvertible {
+    public let description: String
+  }
+
+  public static func write() throws(WriteFailure) -> Files {
+    var template = Array("/tmp/gauged-tls-XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else {
+      throw WriteFailure(description: "mkdtemp failed (errno \(errno))")
+    }
+    let files = Files(directory: String(cString: made))
+    for (path, text) in [
+      (files.ca, caPEM), (files.certificate, serverPEM), (files.key, serverKeyPEM),
+    ] {
+      guard let file = fopen(path, "w") else {
+        throw WriteFailure(description: "cannot create \(path) (errno \(errno))")
+      }
+      let bytes = Array((text + "\n").utf8)
+      let written = fwrite(bytes, 1, bytes.count, file)
+      fclose(file)
+      guard written == bytes.count else { throw WriteFailure(description: "cannot write \(path)") }
+    }
     return files
   }
 }

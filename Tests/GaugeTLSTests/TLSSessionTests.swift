@@ -146,7 +146,7 @@ import Testing
     defer { files.remove() }
     #expect {
       try TLSContext.server(
-        certificateChainFile: files.directory.path + "/missing.pem", privateKeyFile: files.key)
+        certificateChainFile: files.directory + "/missing.pem", privateKeyFile: files.key)
     } throws: { error in
       (error as? TLSFailure)?.description.contains("missing.pem") == true
     }
