@@ -163,6 +163,7 @@ final class ConnectionHandler: EventLoopHandler {
       return true
     }
     tls.session.receive(ciphertext)
+    tls.deliveredPlaintext = false
     while true {
       switch tls.session.next(plaintextInto: tls.plaintextBuffer) {
       case .needsInput:
@@ -177,6 +178,7 @@ final class ConnectionHandler: EventLoopHandler {
         }
         guard chosen else { return false }
       case .plaintext(let count):
+        tls.deliveredPlaintext = true
         guard deliver(UnsafeRawBufferPointer(rebasing: tls.plaintextBuffer[0..<count])) else {
           return false
         }
@@ -240,7 +242,11 @@ final class ConnectionHandler: EventLoopHandler {
           return
         }
         scheduleFlush()
-        let again = readBudget.read(count, asked: asked, othersWaiting: loop.hasQueuedTasks)
+        // A TLS read that only added to a record proves nothing about the
+        // loop: while yielding, it goes on yielding.
+        let waiting =
+          loop.hasQueuedTasks || (readBudget.yielding && tls?.deliveredPlaintext == false)
+        let again = readBudget.read(count, asked: asked, othersWaiting: waiting)
         if case .http2(let connection) = session {
           connection.limitInboundBacklog(readBudget.limitsBacklog)
         }

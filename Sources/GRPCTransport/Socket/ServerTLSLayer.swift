@@ -23,6 +23,11 @@ final class ServerTLSLayer {
   /// The loop's buffer for decrypted bytes, handed to the session at once.
   let plaintextBuffer: UnsafeMutableRawBufferPointer
   private var phase = Phase.awaitingFirstBytes
+  /// Whether the last read completed a record and handed its plaintext on.
+  /// A read that only adds to a record queues no work, so the loop looks
+  /// clear; `ConnectionHandler` keeps yielding then (see `ReadBudget`), or
+  /// a producer's records would be read a quarter of a megabyte at a time.
+  var deliveredPlaintext = false
   private let onHandshakeEnded: () -> Void
 
   init(
