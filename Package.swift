@@ -108,14 +108,17 @@ let package = Package(
     // its server and client roles, with the server's frame defences, header
     // packing, the stream table and the shared frame buffers. Knows no gRPC.
     .target(name: "HTTP2", dependencies: ["CNGHTTP2"], swiftSettings: hotPath),
+    // TLS on OpenSSL between memory buffers, for both transports: the
+    // configuration (SSL_CTX) and one session (SSL) per connection. No I/O.
+    .target(name: "GaugeTLS", dependencies: ["COpenSSL"], swiftSettings: hotPath),
     // The server transport: the HTTP/2 server connection and the HTTP/1.1
     // session, gRPC calls and routing, the request model every face sees,
     // the sockets.
     .target(
       name: "GRPCTransport",
       dependencies: [
-        "GRPCCore", "HTTP2", "GaugeIO", "GaugeJSON", "GaugeMetrics", "GaugeLog", "CNGHTTP2",
-        "CHTTPParser",
+        "GRPCCore", "HTTP2", "GaugeIO", "GaugeJSON", "GaugeMetrics", "GaugeLog", "GaugeTLS",
+        "CNGHTTP2", "CHTTPParser",
       ],
       swiftSettings: hotPath
     ),
@@ -125,7 +128,7 @@ let package = Package(
     // does not link the server.
     .target(
       name: "GRPCClient",
-      dependencies: ["GRPCCore", "HTTP2", "GaugeIO", "GaugeJSON", "CNGHTTP2"],
+      dependencies: ["GRPCCore", "HTTP2", "GaugeIO", "GaugeJSON", "GaugeTLS", "CNGHTTP2"],
       swiftSettings: hotPath
     ),
     // The Swift client library for services: async widget calls, a
@@ -184,7 +187,7 @@ let package = Package(
       name: "gauged",
       dependencies: [
         "GaugeService", "GRPCTransport", "GaugeIO", "GaugeDomain", "GRPCStandardServices",
-        "GaugeStore", "GaugeMetrics", "GaugeLog",
+        "GaugeStore", "GaugeMetrics", "GaugeLog", "GaugeTLS",
       ],
       swiftSettings: strict
     ),
@@ -258,6 +261,9 @@ let package = Package(
       dependencies: ["GaugeStore", "GaugeDomain", "GaugeWire", "CSQLite", "GaugeIO"],
       swiftSettings: strict
     ),
+    .testTarget(
+      name: "GaugeTLSTests", dependencies: ["GaugeTLS", "GRPCTransportTesting"],
+      swiftSettings: strict),
     .testTarget(name: "GRPCCoreTests", dependencies: ["GRPCCore"], swiftSettings: strict),
     .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNGHTTP2"], swiftSettings: strict),
     .testTarget(
@@ -285,7 +291,8 @@ let package = Package(
     .testTarget(
       name: "GRPCClientTests",
       dependencies: [
-        "GRPCClient", "GRPCCore", "GRPCTransport", "GRPCTransportTesting", "GaugeIO", "CNGHTTP2",
+        "GRPCClient", "GRPCCore", "GRPCTransport", "GRPCTransportTesting", "GaugeIO", "GaugeTLS",
+        "CNGHTTP2",
       ],
       swiftSettings: strict
     ),

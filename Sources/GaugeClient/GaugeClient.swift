@@ -28,23 +28,38 @@ public final class GaugeClient: Sendable {
   /// first call.
   ///
   /// - Parameters:
-  ///   - tls: only `.none` is supported yet; the others throw
-  ///     `unimplemented`.
+  ///   - tls: `.system` or `.ca(path:)` for a gauged serving TLS (a TCP
+  ///     target only: gauged's Unix sockets are cleartext).
   ///   - token: sent with every call as `authorization: Bearer TOKEN`.
-  /// - Throws: `invalidArgument` for an address that cannot be read,
-  ///   `unimplemented` for TLS, `internal` when the loop cannot start.
+  /// - Throws: `invalidArgument` for an address that cannot be read, TLS
+  ///   over a Unix socket, or a CA file that cannot be read; `internal`
+  ///   when the loop cannot start.
   public init(target: String, tls: TransportSecurity = .none, token: String? = nil)
     throws(GaugeError)
   {
-    guard tls == .none else {
-      throw GaugeError(
-        code: .unimplemented, message: "TLS is not supported yet: use tls: .none")
-    }
     let address: SocketAddress
     do {
       address = try SocketAddress(parsing: target)
     } catch {
       throw GaugeError(code: .invalidArgument, message: "\(error)")
+    }
+    var configuration = ClientConfiguration()
+    if tls != .none {
+      guard address.unixPath == nil else {
+        throw GaugeError(
+          code: .invalidArgument,
+          message: "TLS over a Unix socket: gauged serves its Unix sockets in cleartext")
+      }
+      let caFile: String? =
+        switch tls {
+        case .ca(let path): path
+        case .none, .system: nil
+        }
+      do {
+        configuration.tls = try ClientTLS(target: target, caFile: caFile)
+      } catch {
+        throw GaugeError(code: .invalidArgument, message: "\(error)")
+      }
     }
     var metadata = Metadata()
     if let token { metadata.add("authorization", "Bearer \(token)") }
@@ -54,7 +69,6 @@ public final class GaugeClient: Sendable {
       throw GaugeError(code: .internal, message: "cannot start the client's loop: \(error)")
     }
     self.target = target
-    var configuration = ClientConfiguration()
     configuration.userAgent = "gauge-swift-client/0.1"
     keeper = ConnectionKeeper(
       loop: group.loops[0], address: address, metadata: metadata, configuration: configuration)

@@ -1,23 +1,25 @@
 import Glibc
 
-/// SIGTERM and SIGINT, for a server's main thread to wait on. `block()`
+/// SIGTERM and SIGINT (and any other signal asked for, as SIGHUP for a
+/// reload), for a server's main thread to wait on. `block()`
 /// must run before any other thread exists, so that every thread inherits
 /// the mask and only `wait()` sees the signals. SIGPIPE is ignored as well:
 /// a peer that went away is an EPIPE, not a dead process.
 public struct StopSignals: Sendable {
   private let signals: sigset_t
 
-  public static func block() -> StopSignals {
+  public static func block(alsoWaitingFor others: [Int32] = []) -> StopSignals {
     var signals = sigset_t()
     sigemptyset(&signals)
     sigaddset(&signals, SIGTERM)
     sigaddset(&signals, SIGINT)
+    for other in others { sigaddset(&signals, other) }
     pthread_sigmask(SIG_BLOCK, &signals, nil)
     signal(SIGPIPE, SIG_IGN)
     return StopSignals(signals: signals)
   }
 
-  /// Blocks until a stop signal arrives; returns its number.
+  /// Blocks until one of the signals arrives; returns its number.
   public func wait() -> Int32 {
     var signals = self.signals
     var received: Int32 = 0

@@ -29,6 +29,9 @@ struct BenchOptions {
   var serverPID: Int32?
   var output = ""
   var label = ""
+  /// `--tls`: connect over TLS; `--cacert`: trusting this CA file.
+  var tls = false
+  var caFile: String?
 
   static let usage = """
     gauge-bench: load for gauged over real sockets, with the project's own gRPC
@@ -97,6 +100,10 @@ struct BenchOptions {
       --server-pid PID       memory: the gauged process to read /proc/PID/status of
       --out PATH             body: where to write
       --label TEXT           added to the JSON line as "label"
+      --tls on|off           gRPC scenarios over TLS, the certificate checked against
+                             the system's CAs and --target's host (default off)
+      --cacert FILE          with --tls on: trust the CA certificates in FILE instead
+                             of the system's
     """
 
   enum ParseOutcome {
@@ -146,6 +153,10 @@ struct BenchOptions {
         valid = options.serverPID != nil
       case "--out": options.output = text
       case "--label": options.label = text
+      case "--tls":
+        valid = text == "on" || text == "off"
+        options.tls = text == "on"
+      case "--cacert": options.caFile = text
       default:
         return .exit(code: 2, message: "gauge-bench: unknown option \(flag)\n\n\(usage)")
       }

@@ -21,6 +21,7 @@ enum FanOutMeasurement {
     window: MeasureWindow
   ) throws(BenchFailure) -> JSONLine {
     let address = loops.address
+    let configuration = loops.configuration
     let producerLoop = loops.loops.last!
     // The producer starts now; counting starts once it is under way.
     let producing = MonotonicNanos.now()
@@ -33,7 +34,7 @@ enum FanOutMeasurement {
     ) { _, loop, done in
       let channel: GRPCChannel
       do {
-        channel = try LoadLoops.connect(1, to: address, on: loop)[0]
+        channel = try LoadLoops.connect(1, to: address, on: loop, configuration: configuration)[0]
       } catch {
         return done(.failure(BenchFailure("cannot connect to \(address): \(error)")))
       }

@@ -7,10 +7,15 @@ import GaugeIO
 /// stream.
 final class LoadLoops: Sendable {
   let address: SocketAddress
+  /// How every connection is made (TLS with `--tls` or `--cacert`).
+  let configuration: ClientConfiguration
   private let group: EventLoopGroup
 
-  init(count: Int, address: SocketAddress) throws(IOError) {
+  init(
+    count: Int, address: SocketAddress, configuration: ClientConfiguration = ClientConfiguration()
+  ) throws(IOError) {
     self.address = address
+    self.configuration = configuration
     group = try EventLoopGroup(threads: count)
     group.start()
   }
@@ -57,7 +62,7 @@ final class LoadLoops: Sendable {
   /// Each connect waits for its TCP handshake, which on loopback is quick.
   static func connect(
     _ count: Int, to address: SocketAddress, on loop: EventLoop,
-    configuration: ClientConfiguration = ClientConfiguration()
+    configuration: ClientConfiguration
   ) throws(IOError) -> [GRPCChannel] {
     var channels: [GRPCChannel] = []
     channels.reserveCapacity(count)

@@ -16,6 +16,7 @@ struct SubscriberFleet: Sendable {
     timeout: Duration = .seconds(120)
   ) throws(BenchFailure) -> SubscriberFleet {
     let address = load.address
+    let configuration = load.configuration
     let connections = (subscribers + perConnection - 1) / perConnection
     let loopCount = loops.count
     let connected: [Result<LoopBound<SubscriberGroup>, BenchFailure>]? = load.runOnEach(
@@ -26,7 +27,7 @@ struct SubscriberFleet: Sendable {
       }
       let group = SubscriberGroup(window: window, callProtocol: callProtocol)
       let bound = LoopBound(group, on: loop)
-      group.connect(counts, to: address, on: loop) { result in
+      group.connect(counts, to: address, on: loop, configuration: configuration) { result in
         done(result.map { _ in bound })
       }
     }

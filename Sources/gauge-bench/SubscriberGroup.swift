@@ -64,11 +64,12 @@ final class SubscriberGroup: DeliveryGroup {
   /// failed calls.
   func connect(
     _ counts: [Int], to address: SocketAddress, on loop: EventLoop,
-    ready: @escaping (Result<Int, BenchFailure>) -> Void
+    configuration: ClientConfiguration, ready: @escaping (Result<Int, BenchFailure>) -> Void
   ) {
     let channels: [GRPCChannel]
     do {
-      channels = try LoadLoops.connect(counts.count, to: address, on: loop)
+      channels = try LoadLoops.connect(
+        counts.count, to: address, on: loop, configuration: configuration)
     } catch {
       return ready(.failure(BenchFailure("cannot connect to \(address): \(error)")))
     }

@@ -9,10 +9,11 @@ enum WidgetSetup {
   /// Creates bench-00000 ... on the first loop; throws the first failure.
   static func create(_ count: Int, loops: LoadLoops) throws(BenchFailure) {
     let address = loops.address
+    let configuration = loops.configuration
     let tally: Result<UnaryTally, BenchFailure> = loops.run(on: loops.loops[0]) { loop, done in
       let channel: GRPCChannel
       do {
-        channel = try LoadLoops.connect(1, to: address, on: loop)[0]
+        channel = try LoadLoops.connect(1, to: address, on: loop, configuration: configuration)[0]
       } catch {
         return done(.failure(BenchFailure("cannot connect to \(address): \(error)")))
       }

@@ -1,3 +1,4 @@
+import GRPCClient
 import GaugeIO
 import Glibc
 
@@ -41,13 +42,22 @@ func runScenario() throws(BenchFailure) -> JSONLine {
     }
   default: break
   }
+  var configuration = ClientConfiguration()
+  if options.tls {
+    do {
+      configuration.tls = try ClientTLS(target: options.target, caFile: options.caFile)
+    } catch {
+      throw BenchFailure("--tls: \(error)")
+    }
+  }
   // The fan-out and connections producers get a loop of their own.
   let extraLoop =
     [.fanout, .sseFanout, .grpcWebFanout, .connectFanout, .connections].contains(options.scenario)
     ? 1 : 0
   let loops: LoadLoops
   do {
-    loops = try LoadLoops(count: options.loops + extraLoop, address: address)
+    loops = try LoadLoops(
+      count: options.loops + extraLoop, address: address, configuration: configuration)
   } catch {
     throw BenchFailure("cannot start event loops: \(error)")
   }

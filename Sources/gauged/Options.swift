@@ -7,6 +7,12 @@ import GaugeStore
 struct Options {
   /// Every `--listen`, in order; none means `defaultListen`.
   var listen: [SocketAddress] = []
+  /// The `--listen`s followed by `--plaintext`: cleartext even with TLS on.
+  var plaintextListen: Set<Int> = []
+  /// `--tls-cert`, `--tls-key`, `--tls-client-ca`.
+  var tlsCertificate: String?
+  var tlsKey: String?
+  var tlsClientCA: String?
   var threads = 0
   var memoryOnly = false
   var dataDirectory = "./gauged-data"
@@ -40,8 +46,18 @@ struct Options {
     listen.isEmpty ? [try! SocketAddress(parsing: Self.defaultListen)] : listen
   }
 
+  /// Whether the listener at `index` of `listenAddresses` speaks TLS:
+  /// every TCP one when a certificate is given, except those marked
+  /// `--plaintext`. Unix sockets stay cleartext: only local processes
+  /// reach them, and their file's permissions say which.
+  func listenerUsesTLS(_ index: Int) -> Bool {
+    tlsCertificate != nil && !plaintextListen.contains(index)
+      && listenAddresses[index].unixPath == nil
+  }
+
   static let usage = """
-    gauged: keeps live widgets and serves gauge.v1.WidgetService over gRPC (h2c).
+    gauged: keeps live widgets and serves gauge.v1.WidgetService over gRPC (h2c, or
+    HTTP/2 over TLS with --tls-cert).
 
     Usage: gauged [options]
 
@@ -54,6 +70,18 @@ struct Options {
                                  printed on standard output once serving. The
                                  socket file is removed at exit, and one left by
                                  a gauged that was killed is replaced.
+      --plaintext                After a --listen: that address stays cleartext
+                                 even with --tls-cert (say for a local sidecar).
+      --tls-cert FILE            Serve TLS (1.2 and 1.3, ALPN h2 and http/1.1) on
+                                 every TCP listener with this PEM certificate
+                                 chain (the server's first); cleartext clients get
+                                 a 400 and the close. Unix sockets stay cleartext.
+                                 SIGHUP reads the certificate and key again: new
+                                 connections get the new pair, open ones keep
+                                 theirs, and a file that fails keeps the old pair.
+      --tls-key FILE             The PEM private key of --tls-cert.
+      --tls-client-ca FILE       Require client certificates signed by a CA in
+                                 this PEM file (mutual TLS).
       --threads N                Event loops, one thread each (default, or 0: one
                                  per core).
       --compress-responses       Gzip response messages for clients whose
@@ -161,8 +189,10 @@ struct Options {
     var bufferGiven = false
     var corsOrigins: [String] = []
     var sampleGiven: Double?
+    var previousFlag = ""
     while let argument = rest.popFirst() {
       var flag = argument
+      defer { previousFlag = flag }
       var inline: String?
       if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
         flag = String(argument[..<equals])
@@ -181,6 +211,12 @@ struct Options {
         continue
       case "--access-log":
         options.accessLogSample = options.accessLogSample ?? 1
+        continue
+      case "--plaintext":
+        guard previousFlag == "--listen" else {
+          return .exit(code: 2, message: "gauged: --plaintext must follow the --listen it marks")
+        }
+        options.plaintextListen.insert(options.listen.count - 1)
         continue
       default:
         break
@@ -203,6 +239,12 @@ struct Options {
         } catch {
           return invalid("HOST:PORT or unix:PATH (\(error.reason))")
         }
+      case "--tls-cert":
+        options.tlsCertificate = text
+      case "--tls-key":
+        options.tlsKey = text
+      case "--tls-client-ca":
+        options.tlsClientCA = text
       case "--threads":
         guard let number, (0...256).contains(number) else { return invalid("0...256") }
         options.threads = number
@@ -306,6 +348,19 @@ struct Options {
       }
       options.accessLogSample = sampleGiven
     }
+    if (options.tlsCertificate == nil) != (options.tlsKey == nil) {
+      return .exit(code: 2, message: "gauged: --tls-cert and --tls-key go together")
+    }
+    if options.tlsCertificate == nil {
+      if options.tlsClientCA != nil {
+        return .exit(code: 2, message: "gauged: --tls-client-ca needs --tls-cert and --tls-key")
+      }
+      if !options.plaintextListen.isEmpty {
+        return .exit(
+          code: 2,
+          message: "gauged: --plaintext has no effect without --tls-cert (all is cleartext)")
+      }
+    }
     if !options.metrics, options.metricsListen != nil {
       return .exit(code: 2, message: "gauged: --metrics-listen has no effect with --metrics off")
     }
@@ -342,8 +397,7 @@ struct Options {
     "--max-connection-buffer-bytes", "--idle-timeout", "--write-stall-timeout",
     "--keepalive-interval", "--keepalive-timeout", "--min-ping-interval", "--shutdown-grace",
     "--cors-origin", "--metrics", "--metrics-listen", "--self-widgets", "--log-format",
-    "--log-level",
-    "--access-log-sample",
+    "--log-level", "--access-log-sample", "--tls-cert", "--tls-key", "--tls-client-ca",
   ]
 }
 

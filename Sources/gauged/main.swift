@@ -5,6 +5,7 @@ import GaugeIO
 import GaugeLog
 import GaugeService
 import GaugeStore
+import GaugeTLS
 import Glibc
 
 let options: Options
@@ -17,7 +18,9 @@ case .run(let parsed):
 }
 
 // Before any loop thread exists (see StopSignals).
-let stopSignals = StopSignals.block()
+// With TLS, SIGHUP reloads the certificate and key instead of ending gauged.
+let stopSignals = StopSignals.block(
+  alsoWaitingFor: options.tlsCertificate == nil ? [] : [SIGHUP])
 // Past a file size limit (RLIMIT_FSIZE) a write should fail with EFBIG, which
 // the store reports as UNAVAILABLE, instead of killing the process.
 signal(SIGXFSZ, SIG_IGN)
@@ -125,10 +128,32 @@ func closeStore() -> Bool {
   }
 }
 
+var tls: ServerTLSConfiguration?
+if let certificate = options.tlsCertificate, let key = options.tlsKey {
+  do {
+    let configuration = try ServerTLSConfiguration(
+      certificateChainFile: certificate, privateKeyFile: key, clientCAFile: options.tlsClientCA)
+    if configuration.context.certificateHasExpired {
+      log.warn(
+        "tls_certificate_expired", "gauged: the certificate in \(certificate) has expired",
+        [LogField("file", certificate)])
+    }
+    tls = configuration
+  } catch {
+    log.error("tls_failed", "gauged: \(error)")
+    _ = closeStore()
+    exit(1)
+  }
+}
+let listeners = options.listenAddresses.indices.map {
+  Listener(
+    address: options.listenAddresses[$0], tls: options.listenerUsesTLS($0) ? tls : nil)
+}
+
 let server: GRPCServer
 do {
   server = try GRPCServer(
-    addresses: options.listenAddresses, threads: threads,
+    listeners: listeners, threads: threads,
     configuration: configuration, services: services, httpResponder: httpFaces,
     metrics: serverMetrics)
 } catch {
@@ -165,7 +190,11 @@ if let serverMetrics {
   CoalescingReport(metrics: serverMetrics, log: log).start()
 }
 // The first address stays the first word after "listening on": scripts read it.
-let addresses = server.localAddresses.map(\.description).joined(separator: " and ")
+// With TLS, each address says whether it is TLS or cleartext.
+let addresses = zip(server.localAddresses, listeners).map { address, listener in
+  guard tls != nil else { return address.description }
+  return "\(address) (\(listener.tls == nil ? "cleartext" : "TLS"))"
+}.joined(separator: " and ")
 LineConsole.out(
   "gauged \(version) listening on \(addresses) (\(threads) threads, \(storeDescription))")
 if let metricsServer {
@@ -182,9 +211,32 @@ log.info(
     LogField("widgets", table.count), LogField("threads", threads),
     LogField("metrics", options.metrics), LogField("access_log", accessLog != nil),
     LogField("self_widgets", options.selfWidgets),
+    LogField(
+      "tls_listeners",
+      zip(server.localAddresses, listeners).filter { $1.tls != nil }.map { $0.0.description }
+        .joined(separator: " ")),
   ])
 
-let received = stopSignals.wait()
+var received = stopSignals.wait()
+while received == SIGHUP, let tls {
+  do {
+    let context = try tls.reload()
+    log.info(
+      "tls_reloaded", "gauged: SIGHUP: new TLS connections get the certificate and key read now",
+      [LogField("file", tls.certificateChainFile)])
+    if context.certificateHasExpired {
+      log.warn(
+        "tls_certificate_expired",
+        "gauged: the certificate in \(tls.certificateChainFile) has expired",
+        [LogField("file", tls.certificateChainFile)])
+    }
+  } catch {
+    log.error(
+      "tls_reload_failed", "gauged: SIGHUP: keeping the previous certificate and key: \(error)",
+      [LogField("error", error.description)])
+  }
+  received = stopSignals.wait()
+}
 server.shutdown(grace: options.shutdownGrace) {
   health.shutdown()
   log.info(

@@ -3,14 +3,6 @@ import Testing
 
 /// Options, deadlines, cancellation, lost servers and `close()`.
 @Suite struct ClientLifeTests {
-  @Test func tlsIsNotSupportedYet() {
-    #expect(throws: GaugeError.self) { try GaugeClient(target: "127.0.0.1:1", tls: .system) }
-    let error = #expect(throws: GaugeError.self) {
-      try GaugeClient(target: "127.0.0.1:1", tls: .ca(path: "/tmp/ca.pem"))
-    }
-    #expect(error?.code == .unimplemented)
-  }
-
   @Test func badTargetIsInvalidArgument() {
     let error = #expect(throws: GaugeError.self) { try GaugeClient(target: "no port here") }
     #expect(error?.code == .invalidArgument)

@@ -1,11 +1,13 @@
 """HTTP/2 conformance: h2spec 2.6.0 (the shared tools beside the repository, ../shared/tools)
-runs all of its cases against a gauged of this module's own, and every one must pass."""
+runs all of its cases against a gauged of this module's own, in cleartext (h2c) and over TLS
+(`-t -k`, ALPN h2, with a self-signed certificate made here), and every one must pass."""
 
 from __future__ import annotations
 
 import os
 import re
 import subprocess
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -30,10 +32,32 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def target():
-    srv = Server(extra_args=("--threads", "2"))
+class _TLSServer(Server):
+    """Ready once it says where it listens: the gRPC probe speaks cleartext."""
+
+    def _wait_until_serving(self, deadline: float) -> None:
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            if "listening on" in self.stdout_path.read_text(errors="replace"):
+                return
+            time.sleep(0.05)
+        pytest.fail(f"gauged did not start\n{self.describe()}", pytrace=False)
+
+
+@pytest.fixture(scope="module", params=["h2c", "tls"])
+def target(request, tmp_path_factory):
+    if request.param == "h2c":
+        srv = Server(extra_args=("--threads", "2"))
+    else:
+        directory = tmp_path_factory.mktemp("h2spec-tls")
+        subprocess.run(
+            ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+             "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2",
+             "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1"],
+            cwd=directory, check=True, capture_output=True, timeout=60)
+        srv = _TLSServer(extra_args=("--threads", "2", "--tls-cert", str(directory / "cert.pem"),
+                                     "--tls-key", str(directory / "key.pem")))
     srv.start()
+    srv.tls = request.param == "tls"
     try:
         yield srv
     finally:
@@ -65,6 +89,7 @@ def test_every_h2spec_case_passes(target, tmp_path):
         [
             str(H2SPEC), "-h", "127.0.0.1", "-p", str(target.port),
             "-o", str(ANSWER_TIMEOUT_S), "-j", str(report),
+            *(["-t", "-k"] if target.tls else []),
         ],
         stdin=subprocess.DEVNULL,
         capture_output=True,

@@ -15,6 +15,8 @@ public struct ClientConfiguration: Sendable {
   /// server may compress responses (`grpc-accept-encoding`); identity
   /// sends neither header.
   public var compression = CompressionAlgorithm.identity
+  /// nil: cleartext HTTP/2 with prior knowledge (h2c).
+  public var tls: ClientTLS?
 
   public init() {}
 }

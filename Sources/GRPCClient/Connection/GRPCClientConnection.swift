@@ -97,7 +97,8 @@ public final class GRPCClientConnection {
       return failedCall(path: path, handler: handler, status: lostStatus)
     }
     var headers = [
-      HeaderField(":method", "POST"), HeaderField(":scheme", "http"),
+      HeaderField(":method", "POST"),
+      HeaderField(":scheme", configuration.tls == nil ? "http" : "https"),
       HeaderField(":path", path), HeaderField(":authority", authority),
       HeaderField("content-type", callProtocol.contentType),
       HeaderField("user-agent", configuration.userAgent),

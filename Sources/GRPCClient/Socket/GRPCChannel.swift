@@ -1,9 +1,13 @@
 import GRPCCore
 import GaugeIO
+import GaugeTLS
+import Glibc
 
 /// One TCP connection to a gRPC server on an event loop: moves bytes
 /// between the socket and its `GRPCClientConnection`, writing the output of
-/// every call once per loop turn. Use it on its loop's thread only; the
+/// every call once per loop turn. With `ClientConfiguration.tls`, a
+/// `TLSSession` sits between them: the connection's output waits for the
+/// handshake, which runs on the loop. Use it on its loop's thread only; the
 /// loop keeps it alive while it is open.
 public final class GRPCChannel: EventLoopHandler {
   public let address: SocketAddress
@@ -27,6 +31,10 @@ public final class GRPCChannel: EventLoopHandler {
   private var flushScheduled = false
   private var wantsWritable = false
   private var closeAfterFlush = false
+  /// TLS, when configured, and the buffers it decrypts and encrypts through.
+  private let tls: TLSSession?
+  private let plaintextIn: UnsafeMutableRawBufferPointer?
+  private var plaintextOut: [UInt8] = []
 
   /// Reads per readiness event before yielding to other descriptors.
   private static let readsPerEvent = 4
@@ -38,23 +46,36 @@ public final class GRPCChannel: EventLoopHandler {
     to address: SocketAddress, on loop: EventLoop,
     configuration: ClientConfiguration = ClientConfiguration(), connectTimeout: Duration? = nil
   ) throws(IOError) -> GRPCChannel {
+    var session: TLSSession?
+    if let tls = configuration.tls {
+      do {
+        session = try TLSSession(context: tls.context, role: .client(serverName: tls.serverName))
+      } catch {
+        throw IOError(call: "TLS", errno: EPROTO)
+      }
+    }
     let socket = try ConnectedSocket.connect(to: address, timeout: connectTimeout)
     let channel = GRPCChannel(
-      socket: socket, address: address, loop: loop, configuration: configuration)
+      socket: socket, address: address, loop: loop, configuration: configuration, tls: session)
     do throws(IOError) {
       try loop.register(fd: socket.fd, interest: .readable, handler: channel)
     } catch {
       socket.close()
       throw error
     }
+    // The ClientHello goes out with the first flush.
+    channel.advanceTLS()
     channel.scheduleFlush()
     return channel
   }
 
   private init(
     socket: ConnectedSocket, address: SocketAddress, loop: EventLoop,
-    configuration: ClientConfiguration
+    configuration: ClientConfiguration, tls: TLSSession?
   ) {
+    self.tls = tls
+    // A TLS record carries at most 16 KiB of plaintext.
+    self.plaintextIn = tls == nil ? nil : .allocate(byteCount: 16 << 10, alignment: 16)
     self.socket = socket
     self.address = address
     self.loop = loop
@@ -72,6 +93,7 @@ public final class GRPCChannel: EventLoopHandler {
   deinit {
     back.target = nil
     readBuffer.deallocate()
+    plaintextIn?.deallocate()
   }
 
   /// Starts a call; see `GRPCClientConnection.makeCall`.
@@ -106,13 +128,56 @@ public final class GRPCChannel: EventLoopHandler {
         return
       case .processed(let count):
         onRead?()
-        if !connection.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])) {
+        let input = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])
+        if let tls {
+          tls.receive(input)
+          advanceTLS()
+        } else if !connection.receive(input) {
           closeAfterFlush = true
         }
         scheduleFlush()
         if count < readBuffer.count { return }
       }
     }
+  }
+
+  /// Runs the received ciphertext through the session: handshake steps,
+  /// then plaintext for the connection.
+  private func advanceTLS() {
+    guard let tls, let plaintextIn else { return }
+    while !isClosed, !closeAfterFlush {
+      switch tls.next(plaintextInto: plaintextIn) {
+      case .needsInput:
+        return
+      case .handshakeCompleted:
+        if let chosen = tls.negotiatedProtocol, chosen != "h2" {
+          return close(
+            GRPCStatus(.unavailable, "the server at \(address) chose \(chosen), not HTTP/2"))
+        }
+      case .plaintext(let count):
+        if !connection.receive(UnsafeRawBufferPointer(rebasing: plaintextIn[0..<count])) {
+          closeAfterFlush = true
+        }
+      case .peerClosed:
+        return close(GRPCStatus(.unavailable, "the server at \(address) closed the connection"))
+      case .failed(let failure):
+        return close(GRPCStatus(.unavailable, "TLS with \(address): \(failure)"))
+      }
+    }
+  }
+
+  /// The connection's output as it goes on the wire: as it is, or
+  /// encrypted once the handshake is done (before, only its messages).
+  private func drainOutgoing(into buffer: inout [UInt8]) -> Bool {
+    guard let tls else { return connection.drainOutput(into: &buffer) }
+    var alive = true
+    if tls.isEstablished {
+      plaintextOut.removeAll(keepingCapacity: true)
+      alive = connection.drainOutput(into: &plaintextOut)
+      if !plaintextOut.isEmpty, !plaintextOut.withUnsafeBytes({ tls.send($0) }) { alive = false }
+    }
+    tls.takeCiphertext(into: &buffer)
+    return alive
   }
 
   public func writable() {
@@ -146,7 +211,7 @@ public final class GRPCChannel: EventLoopHandler {
   private func flush() {
     flushScheduled = false
     guard !isClosed else { return }
-    if !output.refill({ connection.drainOutput(into: &$0) }) { closeAfterFlush = true }
+    if !output.refill({ drainOutgoing(into: &$0) }) { closeAfterFlush = true }
     // Draining can end a call (nghttp2 closes a stream as it writes its
     // RST_STREAM), and the call's handler may close this channel.
     guard !isClosed else { return }

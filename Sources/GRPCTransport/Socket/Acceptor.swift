@@ -1,5 +1,6 @@
 import GaugeIO
 import GaugeLog
+import GaugeTLS
 import Glibc
 
 /// Accepts connections on one loop and hands each to a loop of the group,
@@ -8,6 +9,8 @@ final class Acceptor: EventLoopHandler {
   private let listener: ListeningSocket
   private let loop: EventLoop
   private let pickLoop: () -> LoopContext
+  /// Set on a TLS listener: every connection it accepts speaks TLS.
+  private let tls: ServerTLSConfiguration?
   /// Set while accepting is paused (see `pause`).
   private var resumeTimer: TimerHandle?
   /// Whether this run of pauses has been reported yet.
@@ -22,9 +25,10 @@ final class Acceptor: EventLoopHandler {
   private let log: EventLog
 
   init(
-    listener: ListeningSocket, loop: EventLoop, log: EventLog,
+    listener: ListeningSocket, tls: ServerTLSConfiguration?, loop: EventLoop, log: EventLog,
     pickLoop: @escaping () -> LoopContext
   ) {
+    self.tls = tls
     self.log = log
     self.listener = listener
     self.loop = loop
@@ -51,10 +55,11 @@ final class Acceptor: EventLoopHandler {
       pauseReported = false
       let target = pickLoop()
       let transfer = SocketTransfer(socket: socket)
+      let tls = self.tls
       if target.loop === loop {
-        target.adopt(transfer.socket)
+        target.adopt(transfer.socket, tls: tls)
       } else {
-        target.loop.execute { target.adopt(transfer.socket) }
+        target.loop.execute { target.adopt(transfer.socket, tls: tls) }
       }
     }
   }

@@ -1,10 +1,14 @@
 import GRPCCore
 import GaugeIO
+import GaugeLog
+import GaugeTLS
 
 /// Moves bytes between one socket and the session that speaks its
 /// protocol, on the loop that owns both: the first bytes decide between
 /// HTTP/2 (the client preface) and HTTP/1.1 (anything else). Output is
-/// gathered and written once per loop turn.
+/// gathered and written once per loop turn. On a TLS listener a
+/// `TLSSession` sits between the socket and the session: ALPN decides, or
+/// the first decrypted bytes do when the client offered none.
 final class ConnectionHandler: EventLoopHandler {
   /// The protocol session behind the socket.
   private enum Session {
@@ -29,6 +33,8 @@ final class ConnectionHandler: EventLoopHandler {
   private var activeSinceSweep = true
   private var trimmed = false
   private let onClose: (ConnectionHandler) -> Void
+  /// TLS, on a TLS listener; nil leaves the cleartext path as it was.
+  private let tls: ServerTLSLayer?
   /// The protocol this connection counts under in `gauged_connections`,
   /// once detected.
   private var countedAs: String?
@@ -50,9 +56,10 @@ final class ConnectionHandler: EventLoopHandler {
 
   init(
     socket: ConnectedSocket, loop: EventLoop, readBuffer: UnsafeMutableRawBufferPointer,
-    scratch: OutputScratch, group: ConnectionGroup,
+    scratch: OutputScratch, group: ConnectionGroup, tls: ServerTLSLayer? = nil,
     onClose: @escaping (ConnectionHandler) -> Void
   ) {
+    self.tls = tls
     self.socket = socket
     self.loop = loop
     self.readBuffer = readBuffer
@@ -68,9 +75,11 @@ final class ConnectionHandler: EventLoopHandler {
 
   func start() throws(IOError) {
     try loop.register(fd: socket.fd, interest: .readable, handler: self)
-    // A peer that says nothing, or never gets past the preface, is not
-    // waited for beyond the time an HTTP/1.1 head may take.
-    detectionTimer = loop.schedule(after: group.http1Configuration.headTimeout) { [back] in
+    // A peer that says nothing, or never gets past the preface (or the TLS
+    // handshake), is not waited for beyond the time an HTTP/1.1 head may
+    // take (or a handshake).
+    let limit = tls == nil ? group.http1Configuration.headTimeout : ServerTLSLayer.handshakeTimeout
+    detectionTimer = loop.schedule(after: limit) { [back] in
       back.target?.detectionTimedOut()
     }
   }
@@ -127,6 +136,76 @@ final class ConnectionHandler: EventLoopHandler {
     }
   }
 
+  /// The peer will send nothing more; whatever it is owed still goes out
+  /// (HTTP/1.1 answers may still be on their way from the store).
+  private func peerFinished() {
+    peerEnded = true
+    if case .http1(let connection) = session {
+      connection.inputEnded()
+      setInterest(reading: false)
+    } else {
+      closeAfterFlush = true
+    }
+    scheduleFlush()
+  }
+
+  /// Ciphertext from the socket: the handshake, then plaintext for the
+  /// session. False when the connection is beyond saving.
+  private func decrypt(_ ciphertext: UnsafeRawBufferPointer) -> Bool {
+    guard let tls else { return deliver(ciphertext) }
+    if tls.refusesPlaintext(ciphertext) {
+      // A human's curl http:// (or any cleartext HTTP): told in its own
+      // terms, where a TLS alert would only print garbage.
+      _ = try? ServerTLSLayer.plaintextRefusal.withUnsafeBytes { try socket.write($0) }
+      tls.handshakeEnded()
+      closeAfterFlush = true
+      endGracefully()
+      return true
+    }
+    tls.session.receive(ciphertext)
+    tls.deliveredPlaintext = false
+    while true {
+      switch tls.session.next(plaintextInto: tls.plaintextBuffer) {
+      case .needsInput:
+        return true
+      case .handshakeCompleted:
+        tls.handshakeEnded()
+        let chosen: Bool
+        switch tls.session.negotiatedProtocol {
+        case "h2": chosen = begin(.http2, with: [])
+        case "http/1.1": chosen = begin(.http1, with: [])
+        default: chosen = true  // No ALPN: the first decrypted bytes tell.
+        }
+        guard chosen else { return false }
+      case .plaintext(let count):
+        tls.deliveredPlaintext = true
+        guard deliver(UnsafeRawBufferPointer(rebasing: tls.plaintextBuffer[0..<count])) else {
+          return false
+        }
+      case .peerClosed:
+        peerFinished()
+        return true
+      case .failed(let failure):
+        // The alert, if OpenSSL wrote one, goes out before the close.
+        tls.handshakeEnded()
+        closeAfterFlush = true
+        logTLSFailure(failure)
+        return true
+      }
+    }
+  }
+
+  /// At debug level: which peer failed, and OpenSSL's reason (a client
+  /// without a certificate under --tls-client-ca, an untrusted one, garbage).
+  private func logTLSFailure(_ failure: TLSFailure) {
+    let log = group.configuration.log
+    guard log.enabled(.debug) else { return }
+    let peer = (try? Syscall.getpeername(fd: socket.fd))?.description ?? "?"
+    log.debug(
+      "tls_failed", "TLS with \(peer) failed: \(failure)",
+      [LogField("peer", peer), LogField("error", failure.description)])
+  }
+
   private func resumeReading() {
     guard !isClosed, case .http1(let connection) = session, connection.wantsInput else { return }
     setInterest(reading: true)
@@ -150,20 +229,12 @@ final class ConnectionHandler: EventLoopHandler {
       case .wouldBlock:
         return
       case .processed(0):
-        peerEnded = true
-        // The peer will send nothing more; whatever it is owed still goes
-        // out (HTTP/1.1 answers may still be on their way from the store).
-        if case .http1(let connection) = session {
-          connection.inputEnded()
-          setInterest(reading: false)
-        } else {
-          closeAfterFlush = true
-        }
-        scheduleFlush()
+        peerFinished()
         return
       case .processed(let count):
         noteActivity()
-        if !deliver(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])) {
+        let input = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])
+        if !(tls == nil ? deliver(input) : decrypt(input)) {
           // Beyond saving: the GOAWAY goes out if the socket takes it now,
           // and a peer that flooded us is not waited for.
           flush()
@@ -171,7 +242,11 @@ final class ConnectionHandler: EventLoopHandler {
           return
         }
         scheduleFlush()
-        let again = readBudget.read(count, asked: asked, othersWaiting: loop.hasQueuedTasks)
+        // A TLS read that only added to a record proves nothing about the
+        // loop: while yielding, it goes on yielding.
+        let waiting =
+          loop.hasQueuedTasks || (readBudget.yielding && tls?.deliveredPlaintext == false)
+        let again = readBudget.read(count, asked: asked, othersWaiting: waiting)
         if case .http2(let connection) = session {
           connection.limitInboundBacklog(readBudget.limitsBacklog)
         }
@@ -212,14 +287,14 @@ final class ConnectionHandler: EventLoopHandler {
           // The common case: the frames go out from the loop's buffer, and
           // only what the socket leaves is kept by this connection.
           scratch.bytes.removeAll(keepingCapacity: true)
-          if !drainSession(into: &scratch.bytes, limit: Self.outputHighWater) {
+          if !drainOutgoing(into: &scratch.bytes, limit: Self.outputHighWater) {
             closeAfterFlush = true
           }
           guard !scratch.bytes.isEmpty else { break }
           result = try output.write(scratch.bytes, to: socket)
         } else {
           if output.pending < Self.outputHighWater,
-            !output.refill({ drainSession(into: &$0, limit: Self.outputHighWater) })
+            !output.refill({ drainOutgoing(into: &$0, limit: Self.outputHighWater) })
           {
             closeAfterFlush = true
           }
@@ -283,6 +358,24 @@ final class ConnectionHandler: EventLoopHandler {
   private var sessionAbandoned: Bool {
     if case .http2(let connection) = session { return connection.abandoned }
     return false
+  }
+
+  /// The session's output as it goes on the wire: as it is, or encrypted.
+  private func drainOutgoing(into buffer: inout [UInt8], limit: Int) -> Bool {
+    guard let tls else { return drainSession(into: &buffer, limit: limit) }
+    var plaintext = scratch.plaintext
+    scratch.plaintext = []
+    plaintext.removeAll(keepingCapacity: true)
+    var alive = drainSession(into: &plaintext, limit: limit)
+    if !plaintext.isEmpty, !plaintext.withUnsafeBytes({ tls.session.send($0) }) {
+      alive = false
+    }
+    scratch.plaintext = plaintext
+    // The last bytes are followed by close_notify, so the peer can tell an
+    // end from a cut.
+    if !alive || closeAfterFlush || !sessionIsAlive { tls.session.close() }
+    tls.session.takeCiphertext(into: &buffer)
+    return alive
   }
 
   private func drainSession(into buffer: inout [UInt8], limit: Int) -> Bool {
@@ -386,6 +479,7 @@ final class ConnectionHandler: EventLoopHandler {
     detectionTimer = nil
     if let lingerTimer { loop.cancel(lingerTimer) }
     lingerTimer = nil
+    tls?.handshakeEnded()
     switch session {
     case .http2(let connection): connection.connectionLost()
     case .http1(let connection): connection.connectionLost()

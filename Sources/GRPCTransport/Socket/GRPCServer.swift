@@ -1,4 +1,17 @@
 import GaugeIO
+import GaugeTLS
+
+/// An address to serve on, and whether its connections speak TLS.
+public struct Listener: Sendable {
+  public var address: SocketAddress
+  /// nil: cleartext.
+  public var tls: ServerTLSConfiguration?
+
+  public init(address: SocketAddress, tls: ServerTLSConfiguration? = nil) {
+    self.address = address
+    self.tls = tls
+  }
+}
 
 /// A gRPC server: listening sockets (TCP, Unix, or both), one event loop
 /// per thread, each loop owning the connections handed to it.
@@ -12,12 +25,24 @@ public final class GRPCServer: Sendable {
   /// round-robin. `httpResponder` answers what is not a gRPC call (by
   /// default, a banner at `/`). With `metrics`, each loop counts calls,
   /// requests and connections there.
-  public init(
+  public convenience init(
     addresses: [SocketAddress], threads: Int, configuration: ServerConfiguration,
     services: [any GRPCService], httpResponder: (any HTTPResponder)? = nil,
     metrics: ServerMetrics? = nil
   ) throws {
-    precondition(!addresses.isEmpty, "a server needs an address to listen on")
+    try self.init(
+      listeners: addresses.map { Listener(address: $0) }, threads: threads,
+      configuration: configuration, services: services, httpResponder: httpResponder,
+      metrics: metrics)
+  }
+
+  /// As `init(addresses:...)`, with TLS on the listeners that have it.
+  public init(
+    listeners: [Listener], threads: Int, configuration: ServerConfiguration,
+    services: [any GRPCService], httpResponder: (any HTTPResponder)? = nil,
+    metrics: ServerMetrics? = nil
+  ) throws {
+    precondition(!listeners.isEmpty, "a server needs an address to listen on")
     let router = Router(services: services)
     self.group = try EventLoopGroup(threads: max(1, threads))
     self.contexts = group.loops.map {
@@ -27,12 +52,12 @@ public final class GRPCServer: Sendable {
     }
     // Bound before any acceptor exists: a listener that fails to bind
     // closes those bound before it as they go out of scope.
-    var listeners: [ListeningSocket] = []
-    for address in addresses {
+    var sockets: [ListeningSocket] = []
+    for listener in listeners {
       do {
-        listeners.append(try ListeningSocket(address: address))
+        sockets.append(try ListeningSocket(address: listener.address))
       } catch {
-        throw BindFailure(address: address, error: error)
+        throw BindFailure(address: listener.address, error: error)
       }
     }
     // One turn for all listeners: every acceptor runs on the first loop.
@@ -43,11 +68,12 @@ public final class GRPCServer: Sendable {
       return contexts[next]
     }
     self.acceptors = AcceptorBox(
-      acceptors: listeners.map {
+      acceptors: zip(sockets, listeners).map {
         Acceptor(
-          listener: $0, loop: contexts[0].loop, log: configuration.log, pickLoop: pickLoop)
+          listener: $0, tls: $1.tls, loop: contexts[0].loop, log: configuration.log,
+          pickLoop: pickLoop)
       },
-      addresses: listeners.map(\.localAddress))
+      addresses: sockets.map(\.localAddress))
   }
 
   /// Binds `address`; see `init(addresses:threads:configuration:services:)`.

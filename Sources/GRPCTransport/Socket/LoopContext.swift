@@ -1,4 +1,5 @@
 import GaugeIO
+import GaugeTLS
 
 /// One event loop's share of the server: its connections and its read
 /// buffer, touched only on that loop.
@@ -14,6 +15,14 @@ final class LoopContext: @unchecked Sendable {
   private var whenEmpty: (() -> Void)?
   private var shuttingDown = false
   private var idleSweepScheduled = false
+  /// TLS handshakes begun on this loop and not yet over.
+  private var handshakesInProgress = 0
+  /// Beyond this many handshakes in progress on a loop, new TLS
+  /// connections are closed at once: handshakes cost CPU and memory before
+  /// the client has shown it can finish one.
+  static let maxHandshakesInProgress = 256
+  /// Where TLS connections decrypt into; made with the first one.
+  private var plaintextBuffer: UnsafeMutableRawBufferPointer?
   /// How often idle connections are looked for; a connection gives its
   /// spare memory back one to two intervals after its last read or write.
   private static let idleSweepInterval = Duration.seconds(1)
@@ -31,16 +40,27 @@ final class LoopContext: @unchecked Sendable {
 
   deinit {
     readBuffer.deallocate()
+    plaintextBuffer?.deallocate()
   }
 
   var connectionCount: Int { connections.count }
 
-  func adopt(_ socket: ConnectedSocket) {
+  func adopt(_ socket: ConnectedSocket, tls configuration: ServerTLSConfiguration? = nil) {
     // A connection accepted just before the listener closed.
     guard !shuttingDown else { return socket.close() }
+    var tls: ServerTLSLayer?
+    if let configuration {
+      guard handshakesInProgress < Self.maxHandshakesInProgress,
+        let session = try? TLSSession(context: configuration.context, role: .server)
+      else { return socket.close() }
+      handshakesInProgress += 1
+      tls = ServerTLSLayer(
+        session: session, plaintextBuffer: tlsPlaintextBuffer(),
+        onHandshakeEnded: { [weak self] in self?.handshakesInProgress -= 1 })
+    }
     let handler = ConnectionHandler(
       socket: socket, loop: loop, readBuffer: readBuffer, scratch: outputScratch, group: group,
-      onClose: { [weak self] handler in self?.closed(handler) })
+      tls: tls, onClose: { [weak self] handler in self?.closed(handler) })
     do {
       try handler.start()
       connections[ObjectIdentifier(handler)] = handler
@@ -48,6 +68,14 @@ final class LoopContext: @unchecked Sendable {
     } catch {
       socket.close()
     }
+  }
+
+  private func tlsPlaintextBuffer() -> UnsafeMutableRawBufferPointer {
+    if let plaintextBuffer { return plaintextBuffer }
+    // A TLS record carries at most 16 KiB of plaintext.
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 << 10, alignment: 16)
+    plaintextBuffer = buffer
+    return buffer
   }
 
   func closeAll() {

@@ -3,4 +3,6 @@
 /// socket does not take is copied into the connection's own `SocketOutput`.
 final class OutputScratch {
   var bytes: [UInt8] = []
+  /// A TLS connection's plaintext on its way to be encrypted into `bytes`.
+  var plaintext: [UInt8] = []
 }

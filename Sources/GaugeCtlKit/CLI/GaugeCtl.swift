@@ -31,6 +31,10 @@ public enum GaugeCtl {
         --token TOKEN          sent as "authorization: Bearer TOKEN"
         --json                 machine-readable output
         --gzip                 compress requests, accept compressed responses
+        --tls                  TLS (ALPN h2): the certificate must name the host
+                               of --server and be trusted by the system
+        --cacert FILE          trust the CA certificates in this PEM file
+                               instead of the system's (implies --tls)
         -h, --help             help; "gaugectl COMMAND --help" for a command's
         --version
 

@@ -15,13 +15,15 @@ public struct GlobalOptions: Sendable {
   public var json: Bool
   /// Requests go gzipped and gzipped responses are accepted.
   public var gzip: Bool
+  /// `--tls` or `--cacert`: nil is cleartext.
+  public var tls: ClientTLS?
 
   public static let defaultServer = "127.0.0.1:50051"
   public static let defaultTimeout = Duration.seconds(10)
 
   public static let flags: [FlagSpec] = [
     FlagSpec("server"), FlagSpec("timeout"), FlagSpec("token"), .toggle("json"),
-    .toggle("gzip"), .toggle("help", short: "h"),
+    .toggle("gzip"), .toggle("tls"), FlagSpec("cacert"), .toggle("help", short: "h"),
   ]
 
   /// `--server` wins over `GAUGED_SERVER`, which wins over the default.
@@ -55,12 +57,24 @@ public struct GlobalOptions: Sendable {
     }
     json = arguments.has("json")
     gzip = arguments.has("gzip")
+    let caFile = arguments.value("cacert")
+    if arguments.has("tls") || caFile != nil {
+      guard server.unixPath == nil else {
+        throw .usage("--tls: gauged serves its Unix sockets in cleartext")
+      }
+      do {
+        tls = try ClientTLS(target: text, caFile: caFile)
+      } catch {
+        throw .usage("\(caFile == nil ? "--tls" : "--cacert"): \(error)")
+      }
+    }
   }
 
   /// How every connection of this command is made.
   public var clientConfiguration: ClientConfiguration {
     var configuration = ClientConfiguration()
     if gzip { configuration.compression = .gzip }
+    configuration.tls = tls
     return configuration
   }
 

@@ -96,6 +96,7 @@ enum ClientSubscribeScenario {
     _ options: BenchOptions, loops: LoadLoops, until end: UInt64
   ) throws(BenchFailure) -> ProducerRun {
     let address = loops.address
+    let configuration = loops.configuration
     let window = MeasureWindow(start: MonotonicNanos.now(), end: end)
     let requests = PublishScenario.slice(of: options.widgets, for: 0, of: 1)
     let tally = Rendezvous<Result<PublishTally, BenchFailure>>()
@@ -103,7 +104,7 @@ enum ClientSubscribeScenario {
     loop.execute {
       let channel: GRPCChannel
       do {
-        channel = try LoadLoops.connect(1, to: address, on: loop)[0]
+        channel = try LoadLoops.connect(1, to: address, on: loop, configuration: configuration)[0]
       } catch {
         return tally.deliver(.failure(BenchFailure("cannot connect to \(address): \(error)")))
       }

@@ -56,10 +56,13 @@ struct SingleUpdates: Sendable {
   private let channel: LoopBound<GRPCChannel>
 
   init(address: SocketAddress, loop: EventLoop, using load: LoadLoops) throws(BenchFailure) {
+    let configuration = load.configuration
     let connected: Result<LoopBound<GRPCChannel>, BenchFailure> = load.run(on: loop) {
       loop, done in
       do {
-        done(.success(LoopBound(try LoadLoops.connect(1, to: address, on: loop)[0], on: loop)))
+        let channel = try LoadLoops.connect(
+          1, to: address, on: loop, configuration: configuration)[0]
+        done(.success(LoopBound(channel, on: loop)))
       } catch {
         done(.failure(BenchFailure("cannot connect to \(address): \(error)")))
       }

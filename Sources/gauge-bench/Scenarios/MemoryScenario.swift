@@ -60,12 +60,14 @@ enum MemoryScenario {
 enum IdleConnections {
   static func open(_ count: Int, using load: LoadLoops) throws(BenchFailure) {
     let address = load.address
+    let configuration = load.configuration
     let loopCount = load.loops.count
     let results: [Result<Int, BenchFailure>]? = load.runOnEach(timeout: .seconds(120)) {
       index, loop, done in
       do {
         let channels = try LoadLoops.connect(
-          LoadLoops.share(of: count, part: index, of: loopCount), to: address, on: loop)
+          LoadLoops.share(of: count, part: index, of: loopCount), to: address, on: loop,
+          configuration: configuration)
         warmUp(channels, ready: done)
       } catch {
         done(.failure(BenchFailure("cannot connect to \(address): \(error)")))

@@ -10,6 +10,7 @@ enum PublishScenario {
   static func run(_ options: BenchOptions, loops: LoadLoops) throws(BenchFailure) -> JSONLine {
     try WidgetSetup.create(options.widgets, loops: loops)
     let address = loops.address
+    let configuration = loops.configuration
     let (streams, widgets) = (options.streams, options.widgets)
     let connections = min(options.connections, streams)
     let start = MonotonicNanos.now()
@@ -25,7 +26,8 @@ enum PublishScenario {
       guard !myConnections.isEmpty else { return done(.success(PublishTally())) }
       let channels: [GRPCChannel]
       do {
-        channels = try LoadLoops.connect(myConnections.count, to: address, on: loop)
+        channels = try LoadLoops.connect(
+          myConnections.count, to: address, on: loop, configuration: configuration)
       } catch {
         return done(.failure(BenchFailure("cannot connect to \(address): \(error)")))
       }

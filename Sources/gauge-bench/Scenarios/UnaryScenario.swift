@@ -9,6 +9,7 @@ enum UnaryScenario {
   static func run(_ options: BenchOptions, loops: LoadLoops) throws(BenchFailure) -> JSONLine {
     try WidgetSetup.create(options.widgets, loops: loops)
     let address = loops.address
+    let configuration = loops.configuration
     let start = MonotonicNanos.now() + MonotonicNanos.from(seconds: options.warmup)
     let window = MeasureWindow(
       start: start, end: start + MonotonicNanos.from(seconds: options.duration))
@@ -19,7 +20,7 @@ enum UnaryScenario {
       let share = LoadLoops.share(of: connections, part: index, of: loopCount)
       let channels: [GRPCChannel]
       do {
-        channels = try LoadLoops.connect(share, to: address, on: loop)
+        channels = try LoadLoops.connect(share, to: address, on: loop, configuration: configuration)
       } catch {
         return done(.failure(BenchFailure("cannot connect to \(address): \(error)")))
       }
