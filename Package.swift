@@ -172,6 +172,10 @@ let package = Package(
       dependencies: ["GaugeDomain", "GaugeWire", "GaugeIO", "GaugeMetrics", "CSQLite"],
       swiftSettings: hotPath
     ),
+    // A NATS JetStream key-value bucket on libnats: the connection, bucket
+    // opening, writes with compare-and-set, reads. Knows
+    // bytes and revisions, not widgets.
+    .target(name: "GaugeNATS", dependencies: ["CNATS"], swiftSettings: strict),
     // gaugectl's commands, JSON, rendering and terminal handling.
     .target(
       name: "GaugeCtlKit",
@@ -264,6 +268,7 @@ let package = Package(
       dependencies: ["GaugeStore", "GaugeDomain", "GaugeWire", "CSQLite", "GaugeIO"],
       swiftSettings: strict
     ),
+    .testTarget(name: "GaugeNATSTests", dependencies: ["GaugeNATS"], swiftSettings: strict),
     .testTarget(name: "GRPCCoreTests", dependencies: ["GRPCCore"], swiftSettings: strict),
     .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNGHTTP2"], swiftSettings: strict),
     .testTarget(

@@ -1,0 +1,54 @@
+import GaugeNATS
+import Testing
+
+/// A bucket with three replicas on a three-node cluster, through node
+/// failures, with one `NATSKeyValueBucket` all along.
+@Suite(.serialized, .timeLimit(.minutes(4)))
+struct ClusterTests {
+  @Test func writesSurviveOneNodeAndWaitForTwo() async throws {
+    try await withNATSCluster { nodes in
+      let bucket = try await openBucket(
+        nodes.map(\.url), KVBucketSettings(name: "widgets", replicas: 3))
+      #expect(bucket.settings.replicas == 3)
+      var acknowledged: [String: UInt64] = [:]
+      var next = 0
+      /// Puts the next key; records it only when JetStream acknowledged it.
+      func write() throws {
+        let key = "w\(next)"
+        acknowledged[key] = try bucket.put(key, bytes(key))
+        next += 1
+      }
+      for _ in 0..<10 { try write() }
+
+      // One node of three crashes: a new leader (if it led) and the client
+      // (if it was connected there) take a moment, then writes go on.
+      nodes[0].kill()
+      try await eventually("a write after one node died") { try write() }
+      for _ in 0..<20 { try write() }
+
+      try nodes[0].start()
+      try await eventually("a write with the node back") { try write() }
+
+      // Two of three stop: no quorum, so every write fails as unavailable.
+      nodes[1].stop()
+      nodes[2].stop()
+      for attempt in 0..<3 {
+        let error = #expect(throws: NATSError.self) { try bucket.put("lost\(attempt)", bytes("x")) }
+        #expect(error?.kind == .unavailable, "\(String(describing: error))")
+        #expect(error?.operation == "put lost\(attempt)")
+      }
+
+      // They come back: the same object writes again, and every
+      // acknowledged write is there.
+      try nodes[1].start()
+      try nodes[2].start()
+      try await eventually("a write with quorum again", seconds: 60) { try write() }
+      for _ in 0..<10 { try write() }
+      for (key, revision) in acknowledged {
+        let entry = try await eventually("read \(key)") { try bucket.get(key) }
+        #expect(entry == KVEntry(key: key, value: bytes(key), revision: revision))
+      }
+      #expect(try bucket.keys().filter { $0.hasPrefix("w") }.count == acknowledged.count)
+    }
+  }
+}
