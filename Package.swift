@@ -173,7 +173,7 @@ let package = Package(
       swiftSettings: hotPath
     ),
     // A NATS JetStream key-value bucket on libnats: the connection, bucket
-    // opening, writes with compare-and-set, reads. Knows
+    // opening, writes with compare-and-set, reads, ordered watches. Knows
     // bytes and revisions, not widgets.
     .target(name: "GaugeNATS", dependencies: ["CNATS"], swiftSettings: strict),
     // gaugectl's commands, JSON, rendering and terminal handling.
