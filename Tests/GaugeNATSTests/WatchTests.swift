@@ -119,6 +119,36 @@ struct WatchTests {
     }
   }
 
+  @Test func goesOnAfterTheServerRestarts() async throws {
+    try await withNATSServer { server in
+      let bucket = try await openBucket([server.url], KVBucketSettings(name: "b"))
+      let before = try bucket.put("a", bytes("1"))
+      let recorder = EventRecorder()
+      let watch = try bucket.watch(from: .revision(1), handler: recorder.handler)
+      defer { watch.stop() }
+      _ = try await recorder.waitForEvents(2)
+
+      server.kill()
+      try await waitUntil("disconnected") { bucket.connectionState == .disconnected }
+      try server.start()
+      // libnats makes the consumer again from the revision after the last
+      // one delivered: the next change arrives once, nothing twice.
+      let after = try await eventually("a put after the restart") {
+        try bucket.put("b", bytes("2"))
+      }
+      #expect(
+        try await recorder.waitForEvents(3) == [
+          .change(KVChange(key: "a", operation: .put(bytes("1")), revision: before)), .caughtUp,
+          .change(KVChange(key: "b", operation: .put(bytes("2")), revision: after)),
+        ])
+      let later = try bucket.put("c", bytes("3"))
+      #expect(
+        try await recorder.waitForEvents(4).last
+          == .change(KVChange(key: "c", operation: .put(bytes("3")), revision: later)))
+      #expect(recorder.events.count == 4)
+    }
+  }
+
   @Test func aRevisionAheadOfTheBucketIsLostContinuity() async throws {
     try await withNATSServer { server in
       let bucket = try await openBucket([server.url], KVBucketSettings(name: "b"))
