@@ -40,7 +40,10 @@ public final class NATSKeyValueBucket: @unchecked Sendable {
     jsOptionsValue.Wait = options.requestTimeoutMs
     jsOptionsValue.PublishAsync.AckHandler = publishAcknowledged
     jsOptionsValue.PublishAsync.AckHandlerClosure = Unmanaged.passUnretained(acks).toOpaque()
+    // Past this many unanswered puts, `putAsync` waits (up to a request's
+    // timeout) for answers: JetStream's back-pressure reaches the producer.
     jsOptionsValue.PublishAsync.MaxPending = 4_096
+    jsOptionsValue.PublishAsync.StallWait = options.requestTimeoutMs
     let status = natsConnection_JetStream(&jetStream, connection, &jsOptionsValue)
     guard status == NATS_OK, let jetStream else {
       let error = NATSError.from(status, operation: "open JetStream")
