@@ -102,6 +102,8 @@ public final class NATSKeyValueBucket: @unchecked Sendable {
       if state == .closed { continuation.finish() }
     }
     continuation.onTermination = { [monitor] _ in monitor.stopObserving(id) }
+    // Closed before the observer was added: nothing more will come.
+    if monitor.current == .closed { continuation.finish() }
     return stream
   }
 

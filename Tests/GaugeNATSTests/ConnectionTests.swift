@@ -46,6 +46,9 @@ struct ConnectionTests {
       bucket.close()
       #expect(await states.next() == .closed)
       #expect(await states.next() == nil)
+      // Asked for after the close, the sequence is over at once.
+      var late = bucket.connectionStates().makeAsyncIterator()
+      #expect(await late.next() == nil)
     }
   }
 }
