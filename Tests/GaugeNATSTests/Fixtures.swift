@@ -24,7 +24,7 @@ func withNATSCluster<Result>(
     let nodes = try (0..<3).map { index in
       try NATSServerProcess(
         name: "n\(index + 1)", directory: directory,
-        clusterArguments: [
+        arguments: [
           "--cluster_name", "gauged-test", "--cluster", "nats://127.0.0.1:\(clusterPorts[index])",
           "--routes", routes,
         ])

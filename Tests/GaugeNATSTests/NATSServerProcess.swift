@@ -3,26 +3,26 @@ import GaugeNATS
 import Glibc
 
 /// A real nats-server with JetStream (`-js`, its store in `storeDirectory`)
-/// on a free loopback port, optionally one node of a cluster. SIGKILL,
+/// on a free loopback port, with more flags for a cluster node or TLS. SIGKILL,
 /// SIGTERM and restart with the same ports and store; killed when the test
 /// drops it.
 final class NATSServerProcess: @unchecked Sendable {
   let name: String
   let port: UInt16
   let storeDirectory: String
-  private let clusterArguments: [String]
+  private let arguments: [String]
   private let logFile: String
   // Only the test's own task touches it (the class is Sendable for fixtures).
   private var process: Process?
 
   var url: String { "nats://127.0.0.1:\(port)" }
 
-  init(name: String, directory: String, clusterArguments: [String] = []) throws {
+  init(name: String, directory: String, arguments: [String] = []) throws {
     self.name = name
     self.port = try freeLoopbackPort()
     self.storeDirectory = directory + "/" + name
     self.logFile = directory + "/" + name + ".log"
-    self.clusterArguments = clusterArguments
+    self.arguments = arguments
     try FileManager.default.createDirectory(
       atPath: storeDirectory, withIntermediateDirectories: true)
   }
@@ -51,7 +51,7 @@ final class NATSServerProcess: @unchecked Sendable {
     process.executableURL = URL(fileURLWithPath: Self.binary)
     process.arguments =
       ["-js", "-sd", storeDirectory, "-a", "127.0.0.1", "-p", String(port), "-n", name]
-      + clusterArguments
+      + arguments
     if !FileManager.default.fileExists(atPath: logFile) {
       _ = FileManager.default.createFile(atPath: logFile, contents: nil)
     }
