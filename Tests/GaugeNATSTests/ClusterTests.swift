@@ -60,4 +60,47 @@ struct ClusterTests {
       }
     }
   }
+
+  @Test func aWatchGoesOnAfterQuorumReturns() async throws {
+    try await withNATSCluster { nodes in
+      let bucket = try await openBucket(
+        nodes.map(\.url), KVBucketSettings(name: "widgets", replicas: 3))
+      let first = try bucket.put("a", bytes("1"))
+      let recorder = EventRecorder()
+      let watch = try bucket.watch(from: .revision(1), handler: recorder.handler)
+      defer { watch.stop() }
+      _ = try await recorder.waitForEvents(2)
+
+      nodes[1].stop()
+      nodes[2].stop()
+      try nodes[1].start()
+      try nodes[2].start()
+      let second = try await eventually("a write with quorum again", seconds: 60) {
+        try bucket.put("b", bytes("2"))
+      }
+      // libnats notices the consumer is gone by its missing heartbeats and
+      // makes it again after the last revision delivered.
+      try await waitUntil("the write after the outage in the watch") {
+        recorder.events.contains(
+          .change(KVChange(key: "b", operation: .put(bytes("2")), revision: second)))
+      }
+      let third = try bucket.put("c", bytes("3"))
+      try await waitUntil("the next write in the watch") {
+        recorder.events.last
+          == .change(KVChange(key: "c", operation: .put(bytes("3")), revision: third))
+      }
+      let events = recorder.events
+      #expect(
+        Array(events.prefix(2)) == [
+          .change(KVChange(key: "a", operation: .put(bytes("1")), revision: first)), .caughtUp,
+        ])
+      // Each revision once, in order (a timed-out attempt at b may have
+      // landed too, as a revision of its own).
+      let revisions = events.compactMap { event -> UInt64? in
+        if case .change(let change) = event { change.revision } else { nil }
+      }
+      #expect(revisions == revisions.sorted())
+      #expect(Set(revisions).count == revisions.count)
+    }
+  }
 }
