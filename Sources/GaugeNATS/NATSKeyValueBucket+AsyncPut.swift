@@ -1,0 +1,43 @@
+import CNATS
+
+extension NATSKeyValueBucket {
+  /// Sends a put without waiting for JetStream: `completion` gets the new
+  /// revision, or the failure, on libnats's thread once JetStream answers.
+  /// Puts to one key are stored in the order they were sent. Throws when
+  /// the put could not be sent at all (and `completion` is never called);
+  /// blocks for a while when thousands of puts are unanswered.
+  public func putAsync(
+    _ key: String, _ value: [UInt8],
+    completion: @escaping @Sendable (Result<UInt64, NATSError>) -> Void
+  ) throws(NATSError) {
+    try KVKey.check(key, operation: "put")
+    try requireConnected("put \(key)")
+    var message: OpaquePointer?
+    var status = value.withUnsafeBytes { bytes in
+      natsMsg_Create(
+        &message, keyPrefix + key, nil, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+        Int32(bytes.count))
+    }
+    guard status == NATS_OK, let created = message else {
+      throw NATSError.from(status, operation: "put \(key)")
+    }
+    // Registered first: the acknowledgement may come before the call returns.
+    acks.add(created, completion)
+    status = js_PublishMsgAsync(jetStream, &message, nil)
+    guard status == NATS_OK else {
+      _ = acks.take(created)
+      // libnats cleared `message` if it kept it; otherwise it is still ours.
+      natsMsg_Destroy(message)
+      throw NATSError.from(status, operation: "put \(key)")
+    }
+  }
+
+  /// Waits until every asynchronous put sent so far has its answer, or
+  /// `timeoutMs` passed; false on timeout.
+  public func waitForAsyncPuts(timeoutMs: Int64) -> Bool {
+    var options = jsPubOptions()
+    jsPubOptions_Init(&options)
+    options.MaxWait = timeoutMs
+    return js_PublishAsyncComplete(jetStream, &options) == NATS_OK
+  }
+}
