@@ -255,6 +255,9 @@ def test_rest_requests_and_rejections_counted_by_route(metered):
         # Refused by validation: min above max.
         resp = client.put("/widgets/rest-bad", json=rest_gauge(min_value=9, max_value=1))
         assert resp.status_code == 422
+        bad_fields = {error["field"] for error in resp.json()["errors"]}
+        # A write to a widget that is not there: refused for its state.
+        assert client.delete("/widgets/rest-missing").status_code == 404
         assert client.get("/widgets").status_code == 200
         assert client.get("/nothing-here").status_code == 404
     with httpx.Client(base_url=metered.url, http1=False, http2=True, timeout=TIMEOUT) as client:
@@ -268,11 +271,19 @@ def test_rest_requests_and_rejections_counted_by_route(metered):
     put_code = "201" if moved("http_requests_total", **one, code="201") else "200"
     assert moved("http_requests_total", **one, code=put_code) == 1
     assert moved("http_requests_total", **one, code="200") == (4 if put_code == "201" else 5)
-    assert moved("http_requests_total", **one, code="404") == 2
+    assert moved("http_requests_total", **one, code="404") == 3
     assert moved("http_requests_total", **one, code="422") == 1
     assert moved("http_requests_total", face="rest", route="/widgets", code="200") == 1
     assert moved("http_requests_total", face="none", route="unknown path", code="404") == 1
-    assert moved("http_request_duration_seconds_count", **one) == 8
+    assert moved("http_request_duration_seconds_count", **one) == 9
+    # Refused writes count as gRPC's do, by rule; the reads that found
+    # nothing do not.
+    assert moved("gauged_writes_rejected_total", rule="not_found") == 1
+    rules = {labels for (name, labels) in after if name == "gauged_writes_rejected_total"}
+    refused_by_rule = sum(
+        moved("gauged_writes_rejected_total", **dict(labels)) for labels in rules
+        if dict(labels)["rule"] != "not_found")
+    assert refused_by_rule == len(bad_fields) >= 1
 
 
 def test_scrapes_on_the_main_listener_count_as_requests(metered):

@@ -34,6 +34,9 @@ public final class RESTFace: HTTPResponder {
     do throws(RESTProblem) {
       outcome = try answer(request)
     } catch {
+      if let refusal = error.refusal, request.method != "GET", request.method != "HEAD" {
+        WriteMetrics.on(exchange.metrics)?.rejected(refusal)
+      }
       return exchange.respond(error.details.response)
     }
     switch outcome {

@@ -5,6 +5,10 @@ import WidgetJSON
 /// A request the REST face answers with a problem instead of a result.
 struct RESTProblem: Error {
   var details: ProblemDetails
+  /// The refusal as the domain names it, when a write was refused for
+  /// breaking a rule or for the widget's state: counted in
+  /// `gauged_writes_rejected_total` as gRPC's refusals are.
+  private(set) var refusal: WidgetError?
 
   init(_ status: Int, _ detail: String, headers: HTTPFields = HTTPFields()) {
     details = ProblemDetails(status: status, detail: detail, headers: headers)
@@ -25,6 +29,7 @@ struct RESTProblem: Error {
 
   init(_ invalid: RESTInvalid) {
     self.init(invalid: invalid.violations)
+    refusal = .invalid(invalid.violations)
   }
 
   /// The HTTP face of a store error; `clearPaths` names the merge patch's
@@ -44,6 +49,7 @@ struct RESTProblem: Error {
     case .readOnly:
       self.init(403, error.message)
     }
+    refusal = error
   }
 
   var status: Int { details.status }
