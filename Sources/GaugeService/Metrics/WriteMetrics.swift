@@ -68,7 +68,8 @@ final class WriteMetrics: LoopMetricsPart {
     [
       MetricFamily(
         name: "gauged_writes_rejected_total",
-        help: "Writes refused over gRPC, gRPC-Web, Connect and REST, by the rule (field) that refused.",
+        help:
+          "Writes refused over gRPC, gRPC-Web, Connect and REST, by the rule (field) that refused.",
         kind: .counter,
         series: rejected.sorted { $0.key < $1.key }.map {
           MetricSeries(labels: [MetricLabel("rule", $0.key)], Double($0.value))
