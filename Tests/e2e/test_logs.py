@@ -185,3 +185,27 @@ def test_a_connection_sent_away_is_logged_with_the_reason():
     refused = events(srv.stderr_path, "connection_refused")
     assert [line["reason"] for line in refused] == ["too_many_pings"]
     assert refused[0]["level"] == "warn"
+
+
+def test_a_flood_is_logged_with_the_reason():
+    """Thousands of SETTINGS frames in one burst, none of their acknowledgements
+    read: nghttp2 calls it a flood and the connection ends; the log says why, once."""
+    srv = Server(extra_args=["--log-format", "json"])
+    srv.start()
+    try:
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=TIMEOUT) as sock:
+            settings = bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+            try:
+                sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + settings * 20000)
+            except OSError:
+                pass  # the server may close before it has read everything
+            try:
+                while sock.recv(65536):
+                    pass
+            except OSError:
+                pass
+    finally:
+        srv.stop()
+    refused = events(srv.stderr_path, "connection_refused")
+    assert len(refused) == 1, refused
+    assert refused[0]["level"] == "warn" and refused[0]["reason"]

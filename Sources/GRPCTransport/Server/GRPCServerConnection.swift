@@ -48,6 +48,8 @@ public final class GRPCServerConnection {
   // Connection life (GRPCServerConnection+Life.swift).
   var pingPolicy: PingAbusePolicy
   var lastReceived: ContinuousClock.Instant
+  /// The connection's refusal was logged (see `logRefusal`).
+  var refusalLogged = false
   var idleSince: ContinuousClock.Instant?
   var idleTimer: ScheduledWork?
   var keepaliveTimer: ScheduledWork?
@@ -115,6 +117,8 @@ public final class GRPCServerConnection {
       try session.receive(bytes)
       return true
     } catch {
+      // A flood or a broken rule: the session has queued its GOAWAY.
+      if case .fatal(let reason) = error { logRefusal(reason) }
       return false
     }
   }
