@@ -135,11 +135,16 @@ let package = Package(
       dependencies: ["GRPCClient", "GRPCCore", "GaugeIO", "GaugeWire", "GaugeDomain"],
       swiftSettings: strict
     ),
+    // Bearer tokens: secrets and their SHA-256 digests (libcrypto), the
+    // registry requests are checked against, reading a request's token.
+    .target(
+      name: "GaugeAuth", dependencies: ["GaugeDomain", "GRPCCore", "COpenSSL"],
+      swiftSettings: strict),
     // gauge.v1.WidgetService handlers.
     .target(
       name: "GaugeService",
       dependencies: [
-        "GRPCCore",
+        "GRPCCore", "GaugeAuth",
         "WidgetJSON", "GaugeDomain", "GaugeWire", "GRPCTransport", "GaugeJSON", "ProtoJSON",
         "GaugeProtos", "GaugeWebAssets", "GaugeMetrics", "GaugeLog",
       ],
@@ -184,7 +189,7 @@ let package = Package(
       name: "gauged",
       dependencies: [
         "GaugeService", "GRPCTransport", "GaugeIO", "GaugeDomain", "GRPCStandardServices",
-        "GaugeStore", "GaugeMetrics", "GaugeLog",
+        "GaugeStore", "GaugeMetrics", "GaugeLog", "GaugeAuth",
       ],
       swiftSettings: strict
     ),
@@ -233,6 +238,8 @@ let package = Package(
     .testTarget(name: "GaugeMetricsTests", dependencies: ["GaugeMetrics"], swiftSettings: strict),
     .testTarget(name: "GaugeLogTests", dependencies: ["GaugeLog"], swiftSettings: strict),
     .testTarget(name: "GaugeDomainTests", dependencies: ["GaugeDomain"], swiftSettings: strict),
+    .testTarget(
+      name: "GaugeAuthTests", dependencies: ["GaugeAuth", "GaugeDomain"], swiftSettings: strict),
     .testTarget(
       name: "ProtoJSONTests", dependencies: ["ProtoJSON", "GaugeProtos", "CProtobufC"],
       swiftSettings: strict),

@@ -21,6 +21,9 @@ public enum WidgetError: Error, Sendable, Equatable {
   case preconditionFailed(id: String, currentRevision: UInt64?)
   /// A create that must not replace found the id taken.
   case alreadyExists(id: String)
+  /// The caller's token is limited to ids starting with `prefix`, and `id`
+  /// (or a listing's prefix) lies outside. Nothing was read or applied.
+  case outsideReach(id: String, prefix: String)
 
   /// One line for `grpc-message`: `field: rule; field: rule`.
   public var message: String {
@@ -37,6 +40,8 @@ public enum WidgetError: Error, Sendable, Equatable {
       "widget \"\(id)\" does not exist"
     case .alreadyExists(let id):
       "widget \"\(id)\" already exists"
+    case .outsideReach(let id, let prefix):
+      "\"\(id)\" is outside this token's prefix \"\(prefix)\""
     }
   }
 }

@@ -35,6 +35,8 @@ extension WidgetError {
       return GRPCStatus(.failedPrecondition, message)
     case .alreadyExists:
       return GRPCStatus(.alreadyExists, message)
+    case .outsideReach:
+      return GRPCStatus(.permissionDenied, message)
     }
   }
 }

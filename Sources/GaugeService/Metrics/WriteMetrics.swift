@@ -34,6 +34,7 @@ final class WriteMetrics: LoopMetricsPart {
     case .unavailable: ["unavailable"]
     case .preconditionFailed: ["precondition_failed"]
     case .alreadyExists: ["already_exists"]
+    case .outsideReach: ["outside_reach"]
     }
   }
 

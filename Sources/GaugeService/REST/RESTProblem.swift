@@ -41,6 +41,8 @@ struct RESTProblem: Error {
       self.init(412, error.message)
     case .alreadyExists:
       self.init(409, error.message)
+    case .outsideReach:
+      self.init(403, error.message)
     }
   }
 
