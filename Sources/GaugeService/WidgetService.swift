@@ -6,7 +6,7 @@ import GaugeWire
 /// handlers run on the caller's event loop; the store is thread-safe with
 /// short critical sections, so a write is applied inline and acknowledged
 /// once the store says it is durable.
-public struct WidgetService: GRPCService {
+public struct WidgetService: ReachLimitedService {
   public let serviceName = "gauge.v1.WidgetService"
   public static let methods = [
     "PutWidget", "UpdateWidget", "GetWidget", "ListWidgets", "DeleteWidget", "PublishValues",
@@ -24,11 +24,24 @@ public struct WidgetService: GRPCService {
   }
 
   public func makeHandler(method: String, call: ServerCall) -> RPCHandler? {
+    makeHandler(method: method, call: call, reach: .everything)
+  }
+
+  /// A call that sees only the widgets within `reach` (a prefix-limited
+  /// token's): its store refuses ids outside, and a subscription's filter
+  /// is cut down to the reach.
+  public func makeHandler(method: String, call: ServerCall, reach: WidgetReach) -> RPCHandler? {
+    let store: any WidgetStore
+    if case .everything = reach {
+      store = self.store
+    } else {
+      store = ReachLimitedWidgetStore(base: self.store, reach: reach)
+    }
     switch method {
     case "PublishValues":
       return PublishValuesHandler(call: call, store: store)
     case "Subscribe":
-      return SubscribeHandler(call: call, context: subscriptions)
+      return SubscribeHandler(call: call, context: subscriptions.limited(to: reach))
     default:
       guard let unary = UnaryMethod(method) else { return nil }
       return WidgetUnaryHandler(call: call, store: store, method: unary)

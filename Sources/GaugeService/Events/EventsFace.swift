@@ -14,6 +14,12 @@ public final class EventsFace: HTTPResponder {
   }
 
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
+    handle(request, exchange: exchange, reach: .everything)
+  }
+
+  /// A request whose token sees only the widgets within `reach`: its
+  /// filter is cut down to them, and listing ids outside is refused (403).
+  public func handle(_ request: HTTPRequest, exchange: any HTTPExchange, reach: WidgetReach) {
     guard request.method == "GET" || request.method == "HEAD" else {
       return exchange.respond(
         ProblemDetails.methodNotAllowed(request.method, allowed: ["GET", "HEAD"]).response)
@@ -24,10 +30,15 @@ public final class EventsFace: HTTPResponder {
           status: 406, detail: "this resource is text/event-stream, which Accept excludes"
         ).response)
     }
-    let query: EventsQuery
+    var query: EventsQuery
     switch EventsQuery.parse(request) {
     case .success(let parsed): query = parsed
     case .failure(let problem): return exchange.respond(problem.response)
+    }
+    switch reach.narrow(query.filter) {
+    case .success(let narrowed): query.filter = narrowed
+    case .failure(let error):
+      return exchange.respond(ProblemDetails(status: 403, detail: error.message).response)
     }
     guard request.method == "GET" else {
       // HEAD: the stream's head, and no stream.
@@ -35,7 +46,7 @@ public final class EventsFace: HTTPResponder {
       return exchange.finish()
     }
     let stream = ServerSentEventStream(
-      exchange: exchange, context: context, filter: query.filter)
+      exchange: exchange, context: context.limited(to: reach), filter: query.filter)
     stream.start(sinceRevision: query.sinceRevision, minIntervalMs: query.minIntervalMs)
   }
 }

@@ -1,4 +1,5 @@
 import GRPCTransport
+import GaugeDomain
 
 /// Picks the HTTP face for a request that is not a gRPC call, by path:
 /// a service method's path goes to gRPC-Web and Connect; then live events,
@@ -11,34 +12,57 @@ public final class WebRouter: HTTPResponder {
   private let events: EventsFace
   private let pages: WebPages
   private let metrics: MetricsFace?
+  private let gate: AccessGate
+  private let login: LoginFace
 
   /// `assets`: the dashboard's files, those embedded in the binary unless a
   /// test brings its own.
   public init(
     rpc: WebRPCFace? = nil, rest: RESTFace, events: EventsFace, index: IndexPage,
-    assets: WebAssetCatalogue = .embedded(), metrics: MetricsFace? = nil
+    assets: WebAssetCatalogue = .embedded(), metrics: MetricsFace? = nil,
+    gate: AccessGate = .open
   ) {
     self.rpc = rpc
     self.rest = rest
     self.events = events
     self.pages = WebPages(assets: assets, index: index)
     self.metrics = metrics
+    self.gate = gate
+    self.login = LoginFace(gate: gate)
   }
 
   public var answersWebRPC: Bool { rpc != nil }
 
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
     if let rpc, let target = rpc.target(path: request.path) {
+      // Checked per method by the services themselves (`GuardedService`).
       let metered = MeteredExchange.wrap(
         exchange, face: WebRPCFace.faceLabel(request), route: WebRPCFace.routeLabel(target))
-      rpc.handle(request, target: target, exchange: metered)
-    } else if request.path == EventsFace.path {
+      return rpc.handle(request, target: target, exchange: metered)
+    }
+    var reach = WidgetReach.everything
+    if gate.requiresTokens {
+      let decision = gate.check(
+        .request(method: request.method, path: request.path),
+        authorization: request.headers["authorization"], cookie: request.headers["cookie"])
+      switch decision {
+      case .granted(let granted): reach = granted
+      case .refused(let refusal):
+        let metered = MeteredExchange.wrap(exchange, face: "auth", route: "refused")
+        return metered.respond(refusal.problem.response)
+      }
+    }
+    if request.path == EventsFace.path {
       events.handle(
-        request, exchange: MeteredExchange.wrap(exchange, face: "events", route: EventsFace.path))
+        request, exchange: MeteredExchange.wrap(exchange, face: "events", route: EventsFace.path),
+        reach: reach)
     } else if RESTFace.handles(path: request.path) {
       let metered = MeteredExchange.wrap(
         exchange, face: "rest", route: RESTFace.routeLabel(path: request.path))
-      rest.handle(request, exchange: metered)
+      rest.handle(request, exchange: metered, reach: reach)
+    } else if request.path == LoginFace.path {
+      login.handle(
+        request, exchange: MeteredExchange.wrap(exchange, face: "login", route: LoginFace.path))
     } else if let metrics, request.path == MetricsFace.path {
       metrics.handle(
         request, exchange: MeteredExchange.wrap(exchange, face: "metrics", route: MetricsFace.path))

@@ -1,0 +1,41 @@
+import GRPCCore
+import GRPCTransport
+import GaugeDomain
+
+/// What the gate decided about one request.
+public enum AccessDecision: Sendable, Equatable {
+  /// Go on, seeing the widgets within `reach`.
+  case granted(WidgetReach)
+  case refused(AccessRefusal)
+}
+
+/// Why a request was refused, as each face says it.
+public enum AccessRefusal: Sendable, Equatable {
+  /// No token, an unknown one, or an expired one.
+  case unauthenticated(String)
+  /// A valid token without the scope the method needs.
+  case forbidden(String)
+
+  public var message: String {
+    switch self {
+    case .unauthenticated(let message), .forbidden(let message): message
+    }
+  }
+
+  public var grpcStatus: GRPCStatus {
+    switch self {
+    case .unauthenticated(let message): GRPCStatus(.unauthenticated, message)
+    case .forbidden(let message): GRPCStatus(.permissionDenied, message)
+    }
+  }
+
+  /// 401 with `WWW-Authenticate: Bearer`, or 403.
+  public var problem: ProblemDetails {
+    switch self {
+    case .unauthenticated(let message):
+      ProblemDetails(status: 401, detail: message, headers: ["www-authenticate": "Bearer"])
+    case .forbidden(let message):
+      ProblemDetails(status: 403, detail: message)
+    }
+  }
+}

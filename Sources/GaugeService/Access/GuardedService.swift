@@ -1,0 +1,62 @@
+import GRPCCore
+import GRPCTransport
+import GaugeDomain
+
+/// A service behind the access gate: each call's `authorization` metadata
+/// (or a login cookie) is checked against what its method needs
+/// (`AccessRequirement`) before the service makes a handler. The same
+/// wrapper serves gRPC, gRPC-Web and Connect, which share the services.
+/// gauged wraps its services only when it has tokens.
+public struct GuardedService: GRPCService {
+  private let base: any GRPCService
+  private let limited: (any ReachLimitedService)?
+  private let gate: AccessGate
+  /// Looked up once per method rather than per call.
+  private let requirements: [String: AccessRequirement]
+
+  public init(_ base: any GRPCService, gate: AccessGate) {
+    self.base = base
+    self.limited = base as? any ReachLimitedService
+    self.gate = gate
+    var requirements: [String: AccessRequirement] = [:]
+    for method in base.methodNames {
+      requirements[method] = .call(service: base.serviceName, method: method)
+    }
+    self.requirements = requirements
+  }
+
+  public var serviceName: String { base.serviceName }
+  public var methodNames: [String] { base.methodNames }
+
+  public func makeHandler(method: String, call: ServerCall) -> RPCHandler? {
+    let requirement =
+      requirements[method] ?? .call(service: base.serviceName, method: method)
+    let decision = gate.check(
+      requirement, authorization: Self.text(call.metadata["authorization"]),
+      cookie: Self.text(call.metadata["cookie"]))
+    switch decision {
+    case .refused(let refusal):
+      return RefusedCallHandler(call: call, status: refusal.grpcStatus)
+    case .granted(let reach):
+      if let limited { return limited.makeHandler(method: method, call: call, reach: reach) }
+      return base.makeHandler(method: method, call: call)
+    }
+  }
+
+  private static func text(_ value: Metadata.Value?) -> String? {
+    guard case .text(let text)? = value else { return nil }
+    return text
+  }
+}
+
+/// The handler of a refused call: its status goes out at once, and
+/// whatever the client still sends is dropped.
+final class RefusedCallHandler: RPCHandler {
+  init(call: ServerCall, status: GRPCStatus) {
+    call.finish(status)
+  }
+
+  func receive(message: [UInt8]) {}
+  func receiveEnd() {}
+  func cancel(_ reason: GRPCStatus) {}
+}
