@@ -18,6 +18,8 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
   public let databasePath: String
   /// The state the file held, for `InMemoryWidgetStore` to start from.
   public let loadedTable: WidgetTable
+  /// The bearer tokens in the file, read at start.
+  public let loadedTokens: [AccessToken]
 
   private let options: StoreOptions
   private let queue = Mutex(WriteQueue())
@@ -59,6 +61,7 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
         "cannot use WAL mode for \(databasePath) (the journal mode stays \(journalMode ?? "?"))")
     }
     try StoreSchema.migrate(connection)
+    let tokens = try TokenRows.load(from: connection)
     var stored = try StoredState.load(from: connection)
     let now = options.clock()
     if !stored.cleanShutdown {
@@ -76,6 +79,7 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
     }
 
     self.databasePath = databasePath
+    self.loadedTokens = tokens
     self.loadedTable = stored.table(
       expiringRemovalsBefore: now / 1000 - options.tombstoneRetentionMs)
     self.options = options

@@ -29,6 +29,11 @@ struct Options {
   var logLevel = LogLevel.info
   /// `--access-log`: one line per call or request, for this share of them.
   var accessLogSample: Double?
+  /// `--tokens-file`: the tokens of a `--memory` server.
+  var tokensFile: String?
+  /// `--allow-unauthenticated`: serve without tokens on addresses other
+  /// machines can reach.
+  var allowUnauthenticated = false
 
   static let defaultListen = "127.0.0.1:50051"
 
@@ -97,8 +102,23 @@ struct Options {
       --access-log-sample FRACTION
                                  Log only this share of them, above 0 and at most 1
                                  (default 1), for high rates.
+      --tokens-file FILE         With --memory: the bearer tokens accepted, one per
+                                 line as NAME SCOPE[:PREFIX] SHA256-HEX (SCOPE read,
+                                 write or admin; PREFIX limits the token to widget
+                                 ids starting with it). With --data-dir, tokens
+                                 live in the data directory (gauged token create).
+      --allow-unauthenticated    Serve without tokens on addresses other machines
+                                 can reach. Without tokens, gauged otherwise serves
+                                 only on loopback addresses and Unix sockets.
       --version                  Print the version and exit.
       -h, --help                 Print this help and exit.
+
+    Tokens: gauged token create NAME --scope read|write|admin [--prefix P]
+    [--expires DURATION] --data-dir DIR makes a token offline (no gauged may be
+    running on DIR) and prints its secret once. Clients send it as
+    authorization: Bearer gd_...; browsers may trade it for a cookie at
+    POST /login. Health and the pages are open; reading needs read, writing
+    write.
 
     Limits:
       --max-message-bytes N      Largest request message accepted (default 4194304),
@@ -174,6 +194,9 @@ struct Options {
         continue
       case "--access-log":
         options.accessLogSample = options.accessLogSample ?? 1
+        continue
+      case "--allow-unauthenticated":
+        options.allowUnauthenticated = true
         continue
       default:
         break
@@ -273,6 +296,9 @@ struct Options {
       case "--metrics":
         guard text == "on" || text == "off" else { return invalid("on or off") }
         options.metrics = text == "on"
+      case "--tokens-file":
+        guard !text.isEmpty else { return .exit(code: 2, message: "gauged: \(flag) needs a value") }
+        options.tokensFile = text
       case "--metrics-listen":
         do {
           options.metricsListen = try SocketAddress(parsing: text)
@@ -298,6 +324,12 @@ struct Options {
     }
     if !options.metrics, options.metricsListen != nil {
       return .exit(code: 2, message: "gauged: --metrics-listen has no effect with --metrics off")
+    }
+    if !options.memoryOnly, options.tokensFile != nil {
+      return .exit(
+        code: 2,
+        message: "gauged: --tokens-file is for --memory servers; with --data-dir, tokens live"
+          + " in the data directory (gauged token create NAME --scope SCOPE --data-dir DIR)")
     }
     if options.memoryOnly, let flag = diskFlags.first {
       return .exit(code: 2, message: "gauged: \(flag) has no effect with --memory")
@@ -332,7 +364,7 @@ struct Options {
     "--max-connection-buffer-bytes", "--idle-timeout", "--write-stall-timeout",
     "--keepalive-interval", "--keepalive-timeout", "--min-ping-interval", "--shutdown-grace",
     "--cors-origin", "--metrics", "--metrics-listen", "--log-format", "--log-level",
-    "--access-log-sample",
+    "--access-log-sample", "--tokens-file",
   ]
 }
 

@@ -1,11 +1,21 @@
 import GRPCStandardServices
 import GRPCTransport
+import GaugeAuth
 import GaugeDomain
 import GaugeIO
 import GaugeLog
 import GaugeService
 import GaugeStore
 import Glibc
+
+// `gauged token create ...` works on a data directory and exits.
+if CommandLine.arguments.dropFirst().first == "token" {
+  let outcome = TokenCommand.run(
+    Array(CommandLine.arguments.dropFirst(2)), nowMs: WallClock.unixMilliseconds())
+  if let out = outcome.out { LineConsole.out(out) }
+  if let err = outcome.err { LineConsole.error(err) }
+  exit(outcome.code)
+}
 
 let options: Options
 switch Options.parse(Array(CommandLine.arguments.dropFirst())) {
@@ -68,6 +78,39 @@ if options.memoryOnly {
     exit(1)
   }
 }
+// The bearer tokens: the data directory's, or --tokens-file's for --memory.
+let tokens: [AccessToken]
+if let persistence {
+  tokens = persistence.loadedTokens
+} else if let path = options.tokensFile {
+  switch TokenSource.read(file: path, nowMs: WallClock.unixMilliseconds()) {
+  case .success(let read): tokens = read
+  case .failure(let failure):
+    LineConsole.error("gauged: \(failure.message)")
+    exit(2)
+  }
+} else {
+  tokens = []
+}
+// Without tokens anyone who reaches a listener may change every widget:
+// only this machine may, unless the operator says otherwise.
+let reachable = (options.listenAddresses + [options.metricsListen].compactMap { $0 })
+  .filter { !$0.isLocalOnly }
+if tokens.isEmpty, !options.allowUnauthenticated, let exposed = reachable.first {
+  LineConsole.error(
+    "gauged: no tokens are configured, and \(exposed) can be reached from other machines;"
+      + " create one (gauged token create NAME --scope admin --data-dir DIR, or --tokens-file"
+      + " with --memory), or pass --allow-unauthenticated to serve it without authentication")
+  _ = try? persistence?.close()
+  exit(2)
+}
+let gate = tokens.isEmpty ? AccessGate.open : AccessGate(registry: TokenRegistry(tokens: tokens))
+let accessDescription =
+  tokens.isEmpty
+  ? "no tokens: every request is served without authentication"
+  : "\(tokens.count) token\(tokens.count == 1 ? "" : "s"): requests need a bearer token"
+    + " (health and the pages are open)"
+
 let hub = ChangeHub()
 let store = InMemoryWidgetStore(
   table: table, persistence: persistence, tombstoneRetentionMs: options.tombstoneRetentionMs,
@@ -79,7 +122,11 @@ let health = HealthService(
   services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName))
 // Everything that is not a gRPC call: gRPC-Web and Connect calls to the
 // same services, REST, live events, the index page.
-let services: [any GRPCService] = [widgets, health] + reflection
+// Behind the gate when there are tokens; as they are otherwise, so an open
+// server pays nothing per call.
+let served: [any GRPCService] = [widgets, health] + reflection
+let services: [any GRPCService] =
+  gate.requiresTokens ? served.map { GuardedService($0, gate: gate) } : served
 // Each loop counts in its own shard; a scrape adds them up.
 // The access log rides on the same per-loop counters.
 let accessLog = options.accessLogSample.map { AccessLog(log: log, sample: $0) }
@@ -97,7 +144,7 @@ let web = WebRouter(
   index: IndexPage(
     serverName: configuration.serverName,
     services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName)),
-  metrics: metricsFace)
+  metrics: metricsFace, gate: gate)
 // With --cors-origin, pages on other origins may read whatever the faces answer.
 let httpFaces: any HTTPResponder =
   options.cors.map { CORSResponder(policy: $0, wrapping: web) } ?? web
@@ -151,6 +198,7 @@ LineConsole.out(
 if let metricsServer {
   LineConsole.out("gauged metrics on \(metricsServer.localAddress)")
 }
+LineConsole.out("gauged access: \(accessDescription)")
 log.info(
   "start", "gauged \(version) serving",
   [
@@ -161,6 +209,7 @@ log.info(
     LogField("durability", persistence == nil ? "none" : options.durability.rawValue),
     LogField("widgets", table.count), LogField("threads", threads),
     LogField("metrics", options.metrics), LogField("access_log", accessLog != nil),
+    LogField("tokens", tokens.count),
   ])
 
 let received = stopSignals.wait()
