@@ -83,14 +83,16 @@ def tokened(tmp_path_factory):
     )
     srv = Server(extra_args=["--tokens-file", str(path)])
     srv.start()
-    admin = [("authorization", f"Bearer {secrets['admin']}")]
-    with grpc.insecure_channel(srv.address) as channel:
-        stub = sgrpc.WidgetServiceStub(channel)
-        for wid in (SHARED, "team-a-one", "team-a-two", "team-b-one"):
-            stub.PutWidget(spb.PutWidgetRequest(widget=widget(wid)), metadata=admin,
-                           timeout=TIMEOUT)
-    yield srv, secrets
-    srv.stop()
+    try:
+        admin = [("authorization", f"Bearer {secrets['admin']}")]
+        with grpc.insecure_channel(srv.address) as channel:
+            stub = sgrpc.WidgetServiceStub(channel)
+            for wid in (SHARED, "team-a-one", "team-a-two", "team-b-one"):
+                stub.PutWidget(spb.PutWidgetRequest(widget=widget(wid)), metadata=admin,
+                               timeout=TIMEOUT)
+        yield srv, secrets
+    finally:
+        srv.stop()
 
 
 def auth(secrets, role: str) -> dict:
