@@ -14,17 +14,26 @@ public final class TokenRegistry: Sendable {
 
   private struct State {
     var byDigest: [TokenDigest: AccessToken] = [:]
+    /// Called when the token of that name is revoked, by watch id.
+    var watchers: [String: [UInt64: @Sendable () -> Void]] = [:]
+    var nextWatchID: UInt64 = 0
   }
 
   private let state: Mutex<State>
+  /// Set once any token exists, and never cleared: a server that has had
+  /// tokens keeps asking for them after the last is revoked, rather than
+  /// opening up to whoever reaches it.
+  private let enforcing: Atomic<Bool>
 
   public init(tokens: [AccessToken]) {
     var initial = State()
     for token in tokens { initial.byDigest[token.digest] = token }
     state = Mutex(initial)
+    enforcing = Atomic(!tokens.isEmpty)
   }
 
-  public var isEmpty: Bool { state.withLock { $0.byDigest.isEmpty } }
+  /// Whether requests need a token; read without a lock on every request.
+  public var requiresTokens: Bool { enforcing.load(ordering: .relaxed) }
 
   /// The tokens, by name.
   public var tokens: [AccessToken] {
@@ -48,19 +57,47 @@ public final class TokenRegistry: Sendable {
 
   /// Adds `token`; false when one of that name exists already.
   public func add(_ token: AccessToken) -> Bool {
-    state.withLock { state in
+    let added = state.withLock { state in
       guard !state.byDigest.values.contains(where: { $0.name == token.name }) else { return false }
       state.byDigest[token.digest] = token
       return true
     }
+    if added { enforcing.store(true, ordering: .relaxed) }
+    return added
   }
 
-  /// Removes the token named `name`; the removed token, if there was one.
+  /// Removes the token named `name` and tells its watchers; the removed
+  /// token, if there was one.
   public func revoke(name: String) -> AccessToken? {
-    state.withLock { state in
-      guard let found = state.byDigest.first(where: { $0.value.name == name }) else { return nil }
+    let (removed, watchers) = state.withLock { state -> (AccessToken?, [@Sendable () -> Void]) in
+      guard let found = state.byDigest.first(where: { $0.value.name == name }) else {
+        return (nil, [])
+      }
       state.byDigest[found.key] = nil
-      return found.value
+      let watchers = state.watchers.removeValue(forKey: name).map { Array($0.values) } ?? []
+      return (found.value, watchers)
+    }
+    // Outside the lock: a watcher may call back in (to unwatch).
+    for watcher in watchers { watcher() }
+    return removed
+  }
+
+  /// Calls `revoked` (on any thread) if the token named `name` is revoked;
+  /// nil when there is no such token any more. The id ends the watch.
+  public func watch(name: String, revoked: @escaping @Sendable () -> Void) -> UInt64? {
+    state.withLock { state in
+      guard state.byDigest.values.contains(where: { $0.name == name }) else { return nil }
+      let id = state.nextWatchID
+      state.nextWatchID += 1
+      state.watchers[name, default: [:]][id] = revoked
+      return id
+    }
+  }
+
+  public func unwatch(name: String, id: UInt64) {
+    state.withLock { state in
+      state.watchers[name]?[id] = nil
+      if state.watchers[name]?.isEmpty == true { state.watchers[name] = nil }
     }
   }
 }

@@ -104,7 +104,15 @@ if tokens.isEmpty, !options.allowUnauthenticated, let exposed = reachable.first 
   _ = try? persistence?.close()
   exit(2)
 }
-let gate = tokens.isEmpty ? AccessGate.open : AccessGate(registry: TokenRegistry(tokens: tokens))
+let gate = AccessGate(registry: TokenRegistry(tokens: tokens))
+let tokenPersistence: SQLiteTokenPersistence?
+do {
+  tokenPersistence = try persistence.map { try SQLiteTokenPersistence(store: $0) }
+} catch {
+  log.error("store_failed", "gauged: \(error)")
+  _ = try? persistence?.close()
+  exit(1)
+}
 let accessDescription =
   tokens.isEmpty
   ? "no tokens: every request is served without authentication"
@@ -116,17 +124,19 @@ let store = InMemoryWidgetStore(
   table: table, persistence: persistence, tombstoneRetentionMs: options.tombstoneRetentionMs,
   observer: hub.publish, batchObserver: hub.publish(batch:))
 let widgets = WidgetService(store: store, hub: hub)
-let reflection = ReflectionService.allVersions(listing: [widgets.serviceName, HealthService.name])
+let tokenService = TokenService(registry: gate.registry, persistence: tokenPersistence)
+let reflection = ReflectionService.allVersions(
+  listing: [widgets.serviceName, tokenService.serviceName, HealthService.name])
 // Health answers for every service served, itself and reflection included.
 let health = HealthService(
-  services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName))
+  services: [widgets.serviceName, tokenService.serviceName, HealthService.name]
+    + reflection.map(\.serviceName))
 // Everything that is not a gRPC call: gRPC-Web and Connect calls to the
 // same services, REST, live events, the index page.
-// Behind the gate when there are tokens; as they are otherwise, so an open
-// server pays nothing per call.
-let served: [any GRPCService] = [widgets, health] + reflection
-let services: [any GRPCService] =
-  gate.requiresTokens ? served.map { GuardedService($0, gate: gate) } : served
+// Every service behind the gate: while there are no tokens it lets calls
+// through after one atomic load; the first token made turns it on.
+let served: [any GRPCService] = [widgets, tokenService, health] + reflection
+let services: [any GRPCService] = served.map { GuardedService($0, gate: gate) }
 // Each loop counts in its own shard; a scrape adds them up.
 // The access log rides on the same per-loop counters.
 let accessLog = options.accessLogSample.map { AccessLog(log: log, sample: $0) }
@@ -143,7 +153,8 @@ let web = WebRouter(
   rest: RESTFace(store: store), events: EventsFace(store: store, hub: hub),
   index: IndexPage(
     serverName: configuration.serverName,
-    services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName)),
+    services: [widgets.serviceName, tokenService.serviceName, HealthService.name]
+      + reflection.map(\.serviceName)),
   metrics: metricsFace, gate: gate)
 // With --cors-origin, pages on other origins may read whatever the faces answer.
 let httpFaces: any HTTPResponder =
@@ -152,6 +163,7 @@ let httpFaces: any HTTPResponder =
 /// Flushes and releases the store; false when acknowledged-in-memory
 /// changes could not be written.
 func closeStore() -> Bool {
+  tokenPersistence?.close()
   do {
     try persistence?.close()
     return true

@@ -579,3 +579,138 @@ def test_a_bad_tokens_file_line_is_named(tmp_path):
                          capture_output=True, text=True, timeout=30)
     assert out.returncode == 2
     assert "line 2" in out.stderr and "scope" in out.stderr
+
+
+# --------------------------------------------------------------------------- TokenService
+
+
+def token_stub(channel):
+    from gauge.v1 import token_service_pb2_grpc as tgrpc
+
+    return tgrpc.TokenServiceStub(channel)
+
+
+def test_token_service_is_admin_only(tokened):
+    from gauge.v1 import token_service_pb2 as tpb
+
+    srv, secrets = tokened
+    with grpc.insecure_channel(srv.address) as channel:
+        stub = token_stub(channel)
+        for role in ROLES:
+            metadata = list(auth(secrets, role).items())
+            try:
+                stub.ListTokens(tpb.ListTokensRequest(), metadata=metadata, timeout=TIMEOUT)
+                outcome = "allowed"
+            except grpc.RpcError as err:
+                outcome = grpc_outcome(err)
+            assert outcome == expected("admin", role), role
+
+
+def test_tokens_made_at_run_time_work_list_without_secrets_and_revoke(tokened):
+    from gauge.v1 import token_service_pb2 as tpb
+
+    srv, secrets = tokened
+    admin = [("authorization", f"Bearer {secrets['admin']}")]
+    with grpc.insecure_channel(srv.address) as channel:
+        tokens = token_stub(channel)
+        made = tokens.CreateToken(
+            tpb.CreateTokenRequest(name="live", scope=tpb.TOKEN_SCOPE_READ,
+                                   prefix="team-a-"), metadata=admin, timeout=TIMEOUT)
+        assert made.secret.startswith("gd_") and len(made.secret) == 46
+        assert (made.token.name, made.token.scope, made.token.prefix) == (
+            "live", tpb.TOKEN_SCOPE_READ, "team-a-")
+        with pytest.raises(grpc.RpcError) as again:
+            tokens.CreateToken(tpb.CreateTokenRequest(name="live", scope=tpb.TOKEN_SCOPE_READ),
+                               metadata=admin, timeout=TIMEOUT)
+        assert again.value.code() == grpc.StatusCode.ALREADY_EXISTS
+        with pytest.raises(grpc.RpcError) as bad:
+            tokens.CreateToken(tpb.CreateTokenRequest(name="no/slash"), metadata=admin,
+                               timeout=TIMEOUT)
+        assert bad.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "name" in bad.value.details() and "scope" in bad.value.details()
+
+        listed = tokens.ListTokens(tpb.ListTokensRequest(), metadata=admin, timeout=TIMEOUT)
+        names = [t.name for t in listed.tokens]
+        assert names == sorted(names) and {"live", "ops", "reader", "team", "writer"} <= set(names)
+        assert made.secret.encode() not in listed.SerializeToString()
+
+        live = [("authorization", f"Bearer {made.secret}")]
+        widgets = sgrpc.WidgetServiceStub(channel)
+        stream = widgets.Subscribe(spb.SubscribeRequest(), metadata=live, timeout=60)
+        seen = []
+        for event in stream:
+            if event.WhichOneof("event") == "synced":
+                break
+            seen.append(event.upsert.id)
+        assert seen and all(wid.startswith("team-a-") for wid in seen)
+        sse = SSEReader(f"{base_url(srv)}/widgets/events",
+                        headers={"authorization": f"Bearer {made.secret}"})
+        try:
+            while (event := sse.next(timeout=30)).event != "synced":
+                pass
+            tokens.RevokeToken(tpb.RevokeTokenRequest(name="live"), metadata=admin,
+                               timeout=TIMEOUT)
+            # Both streams end by themselves (the bounds only guard against a hang).
+            with pytest.raises(grpc.RpcError) as ended:
+                for _ in stream:
+                    pass
+            assert ended.value.code() == grpc.StatusCode.UNAUTHENTICATED
+            assert "revoked" in ended.value.details()
+            while True:
+                event = sse.next(timeout=30)
+                if event is None:
+                    break
+                assert not isinstance(event, Exception), event
+        finally:
+            sse.close()
+        with pytest.raises(grpc.RpcError) as refused:
+            widgets.GetWidget(spb.GetWidgetRequest(id="team-a-one"), metadata=live,
+                              timeout=TIMEOUT)
+        assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        with pytest.raises(grpc.RpcError) as gone:
+            tokens.RevokeToken(tpb.RevokeTokenRequest(name="live"), metadata=admin,
+                               timeout=TIMEOUT)
+        assert gone.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_a_token_made_at_run_time_survives_a_restart(tmp_path):
+    from gauge.v1 import token_service_pb2 as tpb
+
+    if os.environ.get("GAUGED_TARGET"):
+        pytest.skip("starts a gauged of its own")
+    data = tmp_path / "data"
+    ops = create_token(data, "ops", "admin")
+    srv = Server(args=["--data-dir", str(data)])
+    srv.start()
+    try:
+        with grpc.insecure_channel(srv.address) as channel:
+            made = token_stub(channel).CreateToken(
+                tpb.CreateTokenRequest(name="ci", scope=tpb.TOKEN_SCOPE_WRITE,
+                                       expires_in_ms=3_600_000),
+                metadata=[("authorization", f"Bearer {ops}")], timeout=TIMEOUT)
+    finally:
+        assert srv.stop() == 0
+    srv.start(port=srv.port)
+    try:
+        with grpc.insecure_channel(srv.address) as channel:
+            widgets = sgrpc.WidgetServiceStub(channel)
+            widgets.PutWidget(spb.PutWidgetRequest(widget=widget("by-ci")),
+                              metadata=[("authorization", f"Bearer {made.secret}")],
+                              timeout=TIMEOUT)
+            token_stub(channel).RevokeToken(tpb.RevokeTokenRequest(name="ci"),
+                                            metadata=[("authorization", f"Bearer {ops}")],
+                                            timeout=TIMEOUT)
+    finally:
+        assert srv.stop() == 0
+    srv.start(port=srv.port)
+    try:
+        with grpc.insecure_channel(srv.address) as channel:
+            with pytest.raises(grpc.RpcError) as revoked:
+                sgrpc.WidgetServiceStub(channel).GetWidget(
+                    spb.GetWidgetRequest(id="by-ci"),
+                    metadata=[("authorization", f"Bearer {made.secret}")], timeout=TIMEOUT)
+            assert revoked.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    finally:
+        assert srv.stop() == 0
+    for path in [p for p in data.rglob("*") if p.is_file()]:
+        assert made.secret.encode() not in path.read_bytes(), path

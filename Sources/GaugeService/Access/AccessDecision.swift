@@ -4,9 +4,22 @@ import GaugeDomain
 
 /// What the gate decided about one request.
 public enum AccessDecision: Sendable, Equatable {
-  /// Go on, seeing the widgets within `reach`.
-  case granted(WidgetReach)
+  case granted(AccessGrant)
   case refused(AccessRefusal)
+}
+
+/// What a granted request may see, and whose token it came with.
+public struct AccessGrant: Sendable, Equatable {
+  public var reach: WidgetReach
+  /// nil when the server asks for no token (or the route is open).
+  public var tokenName: String?
+
+  public init(reach: WidgetReach, tokenName: String?) {
+    self.reach = reach
+    self.tokenName = tokenName
+  }
+
+  public static let everything = AccessGrant(reach: .everything, tokenName: nil)
 }
 
 /// Why a request was refused, as each face says it.

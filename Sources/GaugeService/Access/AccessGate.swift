@@ -1,22 +1,22 @@
 import GaugeAuth
 import GaugeDomain
 
-/// The one authorization step every face goes through. Without tokens
-/// (`open`) every request is granted everything at once, with no string
-/// work; with them, the request's bearer secret is hashed and looked up,
-/// and its token's scope and reach decide.
+/// The one authorization step every face goes through. While the server
+/// has no tokens every request is granted everything at once, after one
+/// relaxed atomic load and no string work; once it has some, the request's
+/// bearer secret is hashed and looked up, and its token's scope and reach
+/// decide.
 public final class AccessGate: Sendable {
-  public let registry: TokenRegistry?
+  public let registry: TokenRegistry
 
-  /// nil: no tokens, every caller may do everything (gauged allows that
-  /// only on loopback and Unix sockets unless told otherwise).
-  public init(registry: TokenRegistry?) {
+  public init(registry: TokenRegistry) {
     self.registry = registry
   }
 
-  public static let open = AccessGate(registry: nil)
+  /// A gate with no tokens, until some are added to its registry.
+  public static func open() -> AccessGate { AccessGate(registry: TokenRegistry(tokens: [])) }
 
-  public var requiresTokens: Bool { registry != nil }
+  public var requiresTokens: Bool { registry.requiresTokens }
 
   /// Decides for a request that needs `requirement`, carrying
   /// `authorization` and, for browsers, `cookie`; `nowMs` is the wall
@@ -25,7 +25,7 @@ public final class AccessGate: Sendable {
     _ requirement: AccessRequirement, authorization: String?, cookie: String?,
     nowMs: Int64? = nil
   ) -> AccessDecision {
-    guard let registry, case .scope(let needed) = requirement else {
+    guard registry.requiresTokens, case .scope(let needed) = requirement else {
       return .granted(.everything)
     }
     var found = BearerCredential.fromAuthorization(authorization)
@@ -52,7 +52,7 @@ public final class AccessGate: Sendable {
           .forbidden(
             "the token \"\(token.name)\" has scope \(token.scope); this needs \(needed)"))
       }
-      return .granted(token.reach)
+      return .granted(AccessGrant(reach: token.reach, tokenName: token.name))
     }
   }
 }

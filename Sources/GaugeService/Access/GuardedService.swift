@@ -6,13 +6,15 @@ import GaugeDomain
 /// (or a login cookie) is checked against what its method needs
 /// (`AccessRequirement`) before the service makes a handler. The same
 /// wrapper serves gRPC, gRPC-Web and Connect, which share the services.
-/// gauged wraps its services only when it has tokens.
 public struct GuardedService: GRPCService {
   private let base: any GRPCService
   private let limited: (any ReachLimitedService)?
   private let gate: AccessGate
   /// Looked up once per method rather than per call.
   private let requirements: [String: AccessRequirement]
+  /// Methods whose calls stay open (server streams): they end when their
+  /// token is revoked.
+  private let longLived: Set<String>
 
   public init(_ base: any GRPCService, gate: AccessGate) {
     self.base = base
@@ -23,12 +25,15 @@ public struct GuardedService: GRPCService {
       requirements[method] = .call(service: base.serviceName, method: method)
     }
     self.requirements = requirements
+    self.longLived = base.serviceName == "gauge.v1.WidgetService" ? ["Subscribe"] : []
   }
 
   public var serviceName: String { base.serviceName }
   public var methodNames: [String] { base.methodNames }
 
   public func makeHandler(method: String, call: ServerCall) -> RPCHandler? {
+    // Without tokens the call goes straight on: one atomic load.
+    guard gate.requiresTokens else { return base.makeHandler(method: method, call: call) }
     let requirement =
       requirements[method] ?? .call(service: base.serviceName, method: method)
     let decision = gate.check(
@@ -37,9 +42,14 @@ public struct GuardedService: GRPCService {
     switch decision {
     case .refused(let refusal):
       return RefusedCallHandler(call: call, status: refusal.grpcStatus)
-    case .granted(let reach):
-      if let limited { return limited.makeHandler(method: method, call: call, reach: reach) }
-      return base.makeHandler(method: method, call: call)
+    case .granted(let grant):
+      let handler =
+        limited.map { $0.makeHandler(method: method, call: call, reach: grant.reach) }
+        ?? base.makeHandler(method: method, call: call)
+      guard let handler, let name = grant.tokenName, longLived.contains(method) else {
+        return handler
+      }
+      return RevocableHandler(handler, call: call, registry: gate.registry, tokenName: name)
     }
   }
 

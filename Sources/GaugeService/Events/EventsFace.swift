@@ -1,4 +1,5 @@
 import GRPCTransport
+import GaugeAuth
 import GaugeDomain
 
 /// `GET /widgets/events`: live widgets as Server-Sent Events, for browsers'
@@ -14,12 +15,17 @@ public final class EventsFace: HTTPResponder {
   }
 
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
-    handle(request, exchange: exchange, reach: .everything)
+    handle(request, exchange: exchange, grant: .everything, registry: nil)
   }
 
-  /// A request whose token sees only the widgets within `reach`: its
-  /// filter is cut down to them, and listing ids outside is refused (403).
-  public func handle(_ request: HTTPRequest, exchange: any HTTPExchange, reach: WidgetReach) {
+  /// A request granted `grant`: a prefix-limited token's filter is cut down
+  /// to its prefix (listing ids outside is refused, 403), and the stream
+  /// ends when its token is revoked from `registry`.
+  public func handle(
+    _ request: HTTPRequest, exchange: any HTTPExchange, grant: AccessGrant,
+    registry: TokenRegistry?
+  ) {
+    let reach = grant.reach
     guard request.method == "GET" || request.method == "HEAD" else {
       return exchange.respond(
         ProblemDetails.methodNotAllowed(request.method, allowed: ["GET", "HEAD"]).response)
@@ -48,6 +54,12 @@ public final class EventsFace: HTTPResponder {
     let stream = ServerSentEventStream(
       exchange: exchange, context: context.limited(to: reach), filter: query.filter)
     stream.start(sinceRevision: query.sinceRevision, minIntervalMs: query.minIntervalMs)
+    if let registry, let name = grant.tokenName {
+      let end = LoopBound<() -> Void> { [weak stream] in stream?.end() }
+      stream.revocationWatch = RevocationWatch(
+        registry: registry, name: name, executor: exchange.scheduler.loopExecutor, end: end)
+      if stream.revocationWatch == nil { stream.end() }
+    }
   }
 }
 

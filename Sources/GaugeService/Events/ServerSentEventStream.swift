@@ -24,6 +24,8 @@ final class ServerSentEventStream: InboxSubscriber {
   private var keepaliveTimer: ScheduledWork?
   private var intervalWake: IntervalWake?
   private var counts: SubscriptionMetrics.FaceCounts?
+  /// Ends the stream when its token is revoked; nil without a token.
+  var revocationWatch: RevocationWatch?
 
   /// About one socket write's worth: past it, events wait (coalesced) for
   /// the socket to drain.
@@ -56,7 +58,16 @@ final class ServerSentEventStream: InboxSubscriber {
     pump()
   }
 
+  /// Ends the stream cleanly (its token was revoked): an `EventSource`
+  /// reconnects and is refused.
+  func end() {
+    guard !exchange.isFinished else { return }
+    detach()
+    exchange.finish()
+  }
+
   private func detach() {
+    revocationWatch = nil
     inbox?.detach(self)
     inbox = nil
     counts?.open -= 1

@@ -20,7 +20,7 @@ public final class WebRouter: HTTPResponder {
   public init(
     rpc: WebRPCFace? = nil, rest: RESTFace, events: EventsFace, index: IndexPage,
     assets: WebAssetCatalogue = .embedded(), metrics: MetricsFace? = nil,
-    gate: AccessGate = .open
+    gate: AccessGate = .open()
   ) {
     self.rpc = rpc
     self.rest = rest
@@ -40,13 +40,13 @@ public final class WebRouter: HTTPResponder {
         exchange, face: WebRPCFace.faceLabel(request), route: WebRPCFace.routeLabel(target))
       return rpc.handle(request, target: target, exchange: metered)
     }
-    var reach = WidgetReach.everything
+    var grant = AccessGrant.everything
     if gate.requiresTokens {
       let decision = gate.check(
         .request(method: request.method, path: request.path),
         authorization: request.headers["authorization"], cookie: request.headers["cookie"])
       switch decision {
-      case .granted(let granted): reach = granted
+      case .granted(let granted): grant = granted
       case .refused(let refusal):
         let metered = MeteredExchange.wrap(exchange, face: "auth", route: "refused")
         return metered.respond(refusal.problem.response)
@@ -55,11 +55,11 @@ public final class WebRouter: HTTPResponder {
     if request.path == EventsFace.path {
       events.handle(
         request, exchange: MeteredExchange.wrap(exchange, face: "events", route: EventsFace.path),
-        reach: reach)
+        grant: grant, registry: gate.registry)
     } else if RESTFace.handles(path: request.path) {
       let metered = MeteredExchange.wrap(
         exchange, face: "rest", route: RESTFace.routeLabel(path: request.path))
-      rest.handle(request, exchange: metered, reach: reach)
+      rest.handle(request, exchange: metered, reach: grant.reach)
     } else if request.path == LoginFace.path {
       login.handle(
         request, exchange: MeteredExchange.wrap(exchange, face: "login", route: LoginFace.path))
