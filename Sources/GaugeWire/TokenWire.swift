@@ -91,3 +91,98 @@ extension EncodeArena {
     return message
   }
 }
+
+// MARK: The client's side (gaugectl)
+
+extension TokenWire {
+  /// A token as TokenService describes it: never its secret or digest.
+  public struct Listed: Sendable, Equatable {
+    public var name: String
+    /// nil for a scope this client does not know.
+    public var scope: Scope?
+    public var prefix: String
+    public var createdMs: Int64
+    public var lastUsedMs: Int64?
+    public var expiresMs: Int64?
+
+    public init(
+      name: String, scope: Scope?, prefix: String, createdMs: Int64, lastUsedMs: Int64? = nil,
+      expiresMs: Int64? = nil
+    ) {
+      self.name = name
+      self.scope = scope
+      self.prefix = prefix
+      self.createdMs = createdMs
+      self.lastUsedMs = lastUsedMs
+      self.expiresMs = expiresMs
+    }
+  }
+
+  public static func encodeCreateTokenRequest(
+    name: String, scope: Scope, prefix: String, expiresInMs: Int64?
+  ) -> [UInt8] {
+    EncodeArena.withArena { arena in
+      let request = arena.message(gauge__v1__create_token_request__init)
+      request.pointee.name = arena.cString(name)
+      request.pointee.has_scope = 1
+      request.pointee.scope = Gauge__V1__TokenScope(rawValue: UInt32(scope.rawValue))
+      if !prefix.isEmpty { request.pointee.prefix = arena.cString(prefix) }
+      if let expiresInMs {
+        request.pointee.has_expires_in_ms = 1
+        request.pointee.expires_in_ms = expiresInMs
+      }
+      return packed(
+        request, gauge__v1__create_token_request__get_packed_size,
+        gauge__v1__create_token_request__pack)
+    }
+  }
+
+  public static func encodeRevokeTokenRequest(name: String) -> [UInt8] {
+    EncodeArena.withArena { arena in
+      let request = arena.message(gauge__v1__revoke_token_request__init)
+      request.pointee.name = arena.cString(name)
+      return packed(
+        request, gauge__v1__revoke_token_request__get_packed_size,
+        gauge__v1__revoke_token_request__pack)
+    }
+  }
+
+  /// The new token and its secret.
+  public static func decodeCreateTokenResponse(
+    _ bytes: UnsafeRawBufferPointer
+  ) throws(WireError) -> (token: Listed, secret: String) {
+    try withUnpacked(
+      bytes, as: "gauge.v1.CreateTokenResponse", gauge__v1__create_token_response__unpack,
+      gauge__v1__create_token_response__free_unpacked
+    ) { response in
+      (
+        response.token.map { listed($0.pointee) }
+          ?? Listed(name: "", scope: nil, prefix: "", createdMs: 0),
+        optionalString(response.secret) ?? ""
+      )
+    }
+  }
+
+  public static func decodeListTokensResponse(
+    _ bytes: UnsafeRawBufferPointer
+  ) throws(WireError) -> [Listed] {
+    try withUnpacked(
+      bytes, as: "gauge.v1.ListTokensResponse", gauge__v1__list_tokens_response__unpack,
+      gauge__v1__list_tokens_response__free_unpacked
+    ) { response in
+      (0..<response.n_tokens).compactMap { index in
+        response.tokens[index].map { listed($0.pointee) }
+      }
+    }
+  }
+
+  private static func listed(_ token: Gauge__V1__Token) -> Listed {
+    Listed(
+      name: optionalString(token.name) ?? "",
+      scope: token.has_scope != 0 ? Scope(rawValue: Int(token.scope.rawValue)) : nil,
+      prefix: optionalString(token.prefix) ?? "",
+      createdMs: token.created_ms,
+      lastUsedMs: token.has_last_used_ms != 0 ? token.last_used_ms : nil,
+      expiresMs: token.has_expires_ms != 0 ? token.expires_ms : nil)
+  }
+}

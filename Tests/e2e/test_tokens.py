@@ -714,3 +714,45 @@ def test_a_token_made_at_run_time_survives_a_restart(tmp_path):
         assert srv.stop() == 0
     for path in [p for p in data.rglob("*") if p.is_file()]:
         assert made.secret.encode() not in path.read_bytes(), path
+
+
+# --------------------------------------------------------------------------- gaugectl
+
+
+def gaugectl(srv, *args: str, token: str | None = None, env_token: str | None = None):
+    binary = os.environ.get("GAUGECTL_BIN") or str(Path(gauged_binary()).with_name("gaugectl"))
+    env = {k: v for k, v in os.environ.items() if k != "GAUGED_TOKEN"}
+    if env_token is not None:
+        env["GAUGED_TOKEN"] = env_token
+    argv = [binary, "--server", srv.address]
+    if token is not None:
+        argv += ["--token", token]
+    return subprocess.run(argv + list(args), capture_output=True, text=True, timeout=30, env=env)
+
+
+def test_gaugectl_makes_lists_and_revokes_tokens(tokened):
+    srv, secrets = tokened
+    made = gaugectl(srv, "token", "create", "ctl", "--scope", "write", "--prefix", "team-a-",
+                    "--expires", "30d", env_token=secrets["admin"])
+    assert made.returncode == 0, made.stderr
+    secret = made.stdout.strip()
+    assert secret.startswith("gd_") and len(secret) == 46
+    # The new token writes inside its prefix only.
+    assert gaugectl(srv, "set", "team-a-one", "2", token=secret).returncode == 0
+    outside = gaugectl(srv, "set", "team-b-one", "2", token=secret)
+    assert outside.returncode == 1 and "team-a-" in outside.stderr
+    listed = gaugectl(srv, "--json", "token", "ls", env_token=secrets["admin"])
+    assert listed.returncode == 0, listed.stderr
+    rows = {t["name"]: t for t in json.loads(listed.stdout)}
+    assert rows["ctl"]["scope"] == "write" and rows["ctl"]["prefix"] == "team-a-"
+    assert "expires" in rows["ctl"] and "last_used" in rows["ctl"]
+    assert secret not in listed.stdout
+    # Not an admin: refused, and the message says why.
+    denied = gaugectl(srv, "token", "ls", token=secrets["write"])
+    assert denied.returncode == 1 and "admin" in denied.stderr
+    missing = gaugectl(srv, "token", "ls")
+    assert missing.returncode == 1 and "token" in missing.stderr.lower()
+    revoked = gaugectl(srv, "token", "revoke", "ctl", env_token=secrets["admin"])
+    assert revoked.returncode == 0, revoked.stderr
+    after = gaugectl(srv, "get", "team-a-one", token=secret)
+    assert after.returncode == 1 and "not known" in after.stderr

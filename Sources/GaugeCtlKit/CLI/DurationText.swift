@@ -1,9 +1,9 @@
-/// Durations on the command line: `500ms`, `5s`, `2m`, `1h`, or a plain
+/// Durations on the command line: `500ms`, `5s`, `2m`, `1h`, `30d`, or a plain
 /// number of seconds (`1.5`).
 enum DurationText {
   static func parse(_ text: String) -> Duration? {
     let units: [(suffix: String, seconds: Double)] = [
-      ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600),
+      ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400),
     ]
     var number = text
     var scale = 1.0
