@@ -124,7 +124,9 @@ let store = InMemoryWidgetStore(
   table: table, persistence: persistence, tombstoneRetentionMs: options.tombstoneRetentionMs,
   observer: hub.publish, batchObserver: hub.publish(batch:))
 let widgets = WidgetService(store: store, hub: hub)
-let tokenService = TokenService(registry: gate.registry, persistence: tokenPersistence)
+let tokenAdministration = TokenAdministration(
+  registry: gate.registry, persistence: tokenPersistence)
+let tokenService = TokenService(administration: tokenAdministration)
 let reflection = ReflectionService.allVersions(
   listing: [widgets.serviceName, tokenService.serviceName, HealthService.name])
 // Health answers for every service served, itself and reflection included.
@@ -155,7 +157,7 @@ let web = WebRouter(
     serverName: configuration.serverName,
     services: [widgets.serviceName, tokenService.serviceName, HealthService.name]
       + reflection.map(\.serviceName)),
-  metrics: metricsFace, gate: gate)
+  metrics: metricsFace, gate: gate, tokens: TokensFace(administration: tokenAdministration))
 // With --cors-origin, pages on other origins may read whatever the faces answer.
 let httpFaces: any HTTPResponder =
   options.cors.map { CORSResponder(policy: $0, wrapping: web) } ?? web

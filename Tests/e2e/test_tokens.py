@@ -251,6 +251,8 @@ ROUTES = [
     ("DELETE", f"/widgets/{MISSING}", None, "write", 404),
     ("POST", "/values", "values", "write", 200),
     ("GET", "/metrics", None, "read", 200),
+    ("GET", "/tokens", None, "admin", 200),
+    ("DELETE", "/tokens/nobody", None, "admin", 404),
     ("GET", "/", None, None, 200),
     ("GET", "/index.txt", None, None, 200),
 ]
@@ -756,3 +758,30 @@ def test_gaugectl_makes_lists_and_revokes_tokens(tokened):
     assert revoked.returncode == 0, revoked.stderr
     after = gaugectl(srv, "get", "team-a-one", token=secret)
     assert after.returncode == 1 and "not known" in after.stderr
+
+
+def test_rest_tokens_make_list_and_revoke(tokened):
+    srv, secrets = tokened
+    with httpx.Client(base_url=base_url(srv), timeout=TIMEOUT,
+                      headers=auth(secrets, "admin")) as http:
+        made = http.post("/tokens", json={"name": "rest", "scope": "read",
+                                          "expires_in_ms": 3_600_000})
+        assert made.status_code == 201, made.text
+        body = made.json()
+        assert (body["name"], body["scope"], body["prefix"]) == ("rest", "read", "")
+        assert body["secret"].startswith("gd_") and "expires" in body
+        again = http.post("/tokens", json={"name": "rest", "scope": "read"})
+        assert again.status_code == 409
+        bad = http.post("/tokens", json={"name": "", "scope": "root", "expires_in_ms": -1})
+        assert bad.status_code == 422
+        assert {e["field"] for e in bad.json()["errors"]} == {"name", "scope", "expires_in_ms"}
+        listed = http.get("/tokens")
+        assert listed.status_code == 200
+        assert "rest" in [t["name"] for t in listed.json()["tokens"]]
+        assert body["secret"] not in listed.text
+        reader = {"authorization": f"Bearer {body['secret']}"}
+        assert http.get(f"/widgets/{SHARED}", headers=reader).status_code == 200
+        assert http.get("/tokens", headers=reader).status_code == 403
+        assert http.delete("/tokens/rest").status_code == 204
+        assert http.get(f"/widgets/{SHARED}", headers=reader).status_code == 401
+        assert http.delete("/tokens/rest").status_code == 404

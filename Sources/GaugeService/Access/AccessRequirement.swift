@@ -34,6 +34,7 @@ public enum AccessRequirement: Sendable, Equatable {
   public static func request(method: String, path: String) -> AccessRequirement {
     if path == LoginFace.path { return .open }
     if path == EventsFace.path || path == MetricsFace.path { return .scope(.read) }
+    if TokensFace.handles(path: path) { return .scope(.admin) }
     if RESTFace.handles(path: path) {
       switch method {
       case "GET", "HEAD": return .scope(.read)

@@ -10,6 +10,10 @@ struct RESTProblem: Error {
     details = ProblemDetails(status: status, detail: detail, headers: headers)
   }
 
+  init(_ details: ProblemDetails) {
+    self.details = details
+  }
+
   /// 422 with every violation listed and the first one as the summary.
   init(invalid violations: [FieldViolation]) {
     let errors = violations.map {

@@ -14,13 +14,14 @@ public final class WebRouter: HTTPResponder {
   private let metrics: MetricsFace?
   private let gate: AccessGate
   private let login: LoginFace
+  private let tokens: TokensFace?
 
   /// `assets`: the dashboard's files, those embedded in the binary unless a
   /// test brings its own.
   public init(
     rpc: WebRPCFace? = nil, rest: RESTFace, events: EventsFace, index: IndexPage,
     assets: WebAssetCatalogue = .embedded(), metrics: MetricsFace? = nil,
-    gate: AccessGate = .open()
+    gate: AccessGate = .open(), tokens: TokensFace? = nil
   ) {
     self.rpc = rpc
     self.rest = rest
@@ -29,6 +30,7 @@ public final class WebRouter: HTTPResponder {
     self.metrics = metrics
     self.gate = gate
     self.login = LoginFace(gate: gate)
+    self.tokens = tokens
   }
 
   public var answersWebRPC: Bool { rpc != nil }
@@ -60,6 +62,9 @@ public final class WebRouter: HTTPResponder {
       let metered = MeteredExchange.wrap(
         exchange, face: "rest", route: RESTFace.routeLabel(path: request.path))
       rest.handle(request, exchange: metered, reach: grant.reach)
+    } else if let tokens, TokensFace.handles(path: request.path) {
+      tokens.handle(
+        request, exchange: MeteredExchange.wrap(exchange, face: "rest", route: "/tokens"))
     } else if request.path == LoginFace.path {
       login.handle(
         request, exchange: MeteredExchange.wrap(exchange, face: "login", route: LoginFace.path))
