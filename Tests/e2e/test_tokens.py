@@ -785,3 +785,52 @@ def test_rest_tokens_make_list_and_revoke(tokened):
         assert http.delete("/tokens/rest").status_code == 204
         assert http.get(f"/widgets/{SHARED}", headers=reader).status_code == 401
         assert http.delete("/tokens/rest").status_code == 404
+
+
+# --------------------------------------------------------------------------- dashboard
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None or shutil.which("chromedriver") is None,
+                    reason="needs Debian's chromium and chromium-driver")
+def test_the_dashboard_asks_for_a_token_and_signs_in_with_post_login(tokened):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    srv, secrets = tokened
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    try:
+        driver.get(f"{base_url(srv)}/")
+
+        def until(script: str, message: str):
+            WebDriverWait(driver, 30, poll_frequency=0.05).until(
+                lambda d: d.execute_script(script), message=message)
+
+        until("return document.querySelector('dialog.login[open]') !== null",
+              "the page never asked for a token")
+        assert driver.execute_script("return document.body.dataset.connection") == "signing-in"
+        field = driver.find_element("css selector", "dialog.login input")
+        field.send_keys(secrets["unknown"])
+        driver.find_element("css selector", "dialog.login button").click()
+        until("return document.querySelector('dialog.login .problem').textContent !== ''",
+              "a refused token showed no problem")
+        assert "not known" in driver.execute_script(
+            "return document.querySelector('dialog.login .problem').textContent")
+        field.clear()
+        field.send_keys(secrets["team"])
+        driver.find_element("css selector", "dialog.login button").click()
+        until("return document.body.dataset.connection === 'live'", "the page never went live")
+        until("return document.querySelectorAll('[data-widget-id]').length >= 2",
+              "no widget was drawn")
+        shown = driver.execute_script(
+            "return [...document.querySelectorAll('[data-widget-id]')]"
+            ".map(c => c.dataset.widgetId)")
+        # The team token's prefix, and only it.
+        assert shown and all(wid.startswith("team-a-") for wid in shown), shown
+        assert driver.execute_script("return document.cookie") == "", "the cookie is HttpOnly"
+    finally:
+        driver.quit()
