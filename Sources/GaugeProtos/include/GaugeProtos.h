@@ -3,6 +3,7 @@
 #include "gauge/v1/widget_service.pb-c.h"
 #include "gauge/v1/token_service.pb-c.h"
 #include "google/protobuf/any.pb-c.h"
+#include "google/protobuf/duration.pb-c.h"
 #include "google/rpc/status.pb-c.h"
 #include "google/rpc/error_details.pb-c.h"
 #include "grpc/health/v1/health.pb-c.h"
