@@ -24,13 +24,17 @@ public struct WidgetService: ReachLimitedService {
   }
 
   public func makeHandler(method: String, call: ServerCall) -> RPCHandler? {
-    makeHandler(method: method, call: call, reach: .everything)
+    makeHandler(method: method, call: call, grant: .everything, limiter: nil)
   }
 
-  /// A call that sees only the widgets within `reach` (a prefix-limited
-  /// token's): its store refuses ids outside, and a subscription's filter
-  /// is cut down to the reach.
-  public func makeHandler(method: String, call: ServerCall, reach: WidgetReach) -> RPCHandler? {
+  /// A call that sees only the widgets within the grant's reach (a
+  /// prefix-limited token's): its store refuses ids outside, and a
+  /// subscription's filter is cut down to the reach. A token's
+  /// PublishValues spends its write bucket value by value.
+  public func makeHandler(
+    method: String, call: ServerCall, grant: AccessGrant, limiter: RateLimiter?
+  ) -> RPCHandler? {
+    let reach = grant.reach
     let store: any WidgetStore
     if case .everything = reach {
       store = self.store
@@ -39,7 +43,11 @@ public struct WidgetService: ReachLimitedService {
     }
     switch method {
     case "PublishValues":
-      return PublishValuesHandler(call: call, store: store)
+      var allowance: WriteAllowance?
+      if let limiter, let name = grant.tokenName {
+        allowance = WriteAllowance(limiter: limiter, key: name)
+      }
+      return PublishValuesHandler(call: call, store: store, allowance: allowance)
     case "Subscribe":
       return SubscribeHandler(call: call, context: subscriptions.limited(to: reach))
     default:

@@ -1,6 +1,8 @@
 import GRPCTransport
+import GaugeDomain
 import GaugeIO
 import GaugeLog
+import GaugeService
 import GaugeStore
 
 /// gauged's command line.
@@ -34,6 +36,8 @@ struct Options {
   /// `--allow-unauthenticated`: serve without tokens on addresses other
   /// machines can reach.
   var allowUnauthenticated = false
+  /// Requests per second per token: writes (with their burst) and reads.
+  var rateLimits = RateLimiter.Limits.standard
 
   static let defaultListen = "127.0.0.1:50051"
 
@@ -107,6 +111,14 @@ struct Options {
                                  write or admin; PREFIX limits the token to widget
                                  ids starting with it). With --data-dir, tokens
                                  live in the data directory (gauged token create).
+      --rate-limit-writes N/s    Writes per second each token may make: calls, REST
+                                 writes, PublishValues values (default 1000/s, or
+                                 off). Over it: RESOURCE_EXHAUSTED with RetryInfo,
+                                 HTTP 429 with Retry-After.
+      --rate-burst N             Writes a token may make at once (default twice the
+                                 rate).
+      --rate-limit-reads N/s     Reads and subscriptions per second each token may
+                                 start (default 10000/s, or off).
       --allow-unauthenticated    Serve without tokens on addresses other machines
                                  can reach. Without tokens, gauged otherwise serves
                                  only on loopback addresses and Unix sockets.
@@ -174,6 +186,9 @@ struct Options {
     var bufferGiven = false
     var corsOrigins: [String] = []
     var sampleGiven: Double?
+    var rateWrites: Double? = RateLimiter.Limits.standard.writes?.perSecond
+    var rateReads: Double? = RateLimiter.Limits.standard.reads?.perSecond
+    var rateBurst: Double? = nil
     while let argument = rest.popFirst() {
       var flag = argument
       var inline: String?
@@ -296,6 +311,27 @@ struct Options {
       case "--metrics":
         guard text == "on" || text == "off" else { return invalid("on or off") }
         options.metrics = text == "on"
+      case "--rate-limit-writes", "--rate-limit-reads":
+        let rate: Double?
+        if text == "off" {
+          rate = nil
+        } else {
+          let digits = text.hasSuffix("/s") ? String(text.dropLast(2)) : text
+          guard let number = Int(digits), (1...100_000_000).contains(number) else {
+            return invalid("N/s (1 to 100000000) or off")
+          }
+          rate = Double(number)
+        }
+        if flag == "--rate-limit-writes" {
+          rateWrites = rate
+        } else {
+          rateReads = rate
+        }
+      case "--rate-burst":
+        guard let number, (1...1_000_000_000).contains(number) else {
+          return invalid("1...1000000000")
+        }
+        rateBurst = Double(number)
       case "--tokens-file":
         guard !text.isEmpty else { return .exit(code: 2, message: "gauged: \(flag) needs a value") }
         options.tokensFile = text
@@ -325,6 +361,11 @@ struct Options {
     if !options.metrics, options.metricsListen != nil {
       return .exit(code: 2, message: "gauged: --metrics-listen has no effect with --metrics off")
     }
+    // The burst is the writes'; reads get ten times their rate, or twice it.
+    let writeBurst = rateBurst ?? rateWrites.map { 2 * $0 } ?? 0
+    options.rateLimits = RateLimiter.Limits(
+      writes: rateWrites.map { TokenBucket.Rate(perSecond: $0, burst: writeBurst) },
+      reads: rateReads.map { TokenBucket.Rate(perSecond: $0, burst: max(2 * $0, writeBurst)) })
     if !options.memoryOnly, options.tokensFile != nil {
       return .exit(
         code: 2,
@@ -364,7 +405,8 @@ struct Options {
     "--max-connection-buffer-bytes", "--idle-timeout", "--write-stall-timeout",
     "--keepalive-interval", "--keepalive-timeout", "--min-ping-interval", "--shutdown-grace",
     "--cors-origin", "--metrics", "--metrics-listen", "--log-format", "--log-level",
-    "--access-log-sample", "--tokens-file",
+    "--access-log-sample", "--tokens-file", "--rate-limit-writes", "--rate-limit-reads",
+    "--rate-burst",
   ]
 }
 

@@ -138,7 +138,10 @@ let health = HealthService(
 // Every service behind the gate: while there are no tokens it lets calls
 // through after one atomic load; the first token made turns it on.
 let served: [any GRPCService] = [widgets, tokenService, health] + reflection
-let services: [any GRPCService] = served.map { GuardedService($0, gate: gate) }
+let limiter = RateLimiter(limits: options.rateLimits)
+let services: [any GRPCService] = served.map {
+  GuardedService($0, gate: gate, limiter: limiter)
+}
 // Each loop counts in its own shard; a scrape adds them up.
 // The access log rides on the same per-loop counters.
 let accessLog = options.accessLogSample.map { AccessLog(log: log, sample: $0) }
@@ -157,7 +160,8 @@ let web = WebRouter(
     serverName: configuration.serverName,
     services: [widgets.serviceName, tokenService.serviceName, HealthService.name]
       + reflection.map(\.serviceName)),
-  metrics: metricsFace, gate: gate, tokens: TokensFace(administration: tokenAdministration))
+  metrics: metricsFace, gate: gate, tokens: TokensFace(administration: tokenAdministration),
+  limiter: limiter)
 // With --cors-origin, pages on other origins may read whatever the faces answer.
 let httpFaces: any HTTPResponder =
   options.cors.map { CORSResponder(policy: $0, wrapping: web) } ?? web

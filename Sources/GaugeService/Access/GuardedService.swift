@@ -15,8 +15,12 @@ public struct GuardedService: GRPCService {
   /// Methods whose calls stay open (server streams): they end when their
   /// token is revoked.
   private let longLived: Set<String>
+  private let limiter: RateLimiter?
+  /// The bucket each method's call spends at its start; methods absent
+  /// spend none (PublishValues spends per value, in its handler).
+  private let rateKinds: [String: RateLimiter.Kind]
 
-  public init(_ base: any GRPCService, gate: AccessGate) {
+  public init(_ base: any GRPCService, gate: AccessGate, limiter: RateLimiter? = nil) {
     self.base = base
     self.limited = base as? any ReachLimitedService
     self.gate = gate
@@ -26,6 +30,15 @@ public struct GuardedService: GRPCService {
     }
     self.requirements = requirements
     self.longLived = base.serviceName == "gauge.v1.WidgetService" ? ["Subscribe"] : []
+    self.limiter = limiter
+    var rateKinds: [String: RateLimiter.Kind] = [:]
+    for method in base.methodNames {
+      guard method != "PublishValues", base.serviceName != "gauge.v1.TokenService",
+        case .scope(let scope) = AccessRequirement.call(service: base.serviceName, method: method)
+      else { continue }
+      rateKinds[method] = scope == .read ? .reads : .writes
+    }
+    self.rateKinds = rateKinds
   }
 
   public var serviceName: String { base.serviceName }
@@ -43,9 +56,16 @@ public struct GuardedService: GRPCService {
     case .refused(let refusal):
       return RefusedCallHandler(call: call, status: refusal.grpcStatus)
     case .granted(let grant):
+      if let limiter, let name = grant.tokenName, let kind = rateKinds[method],
+        case .refused(let wait) = limiter.take(kind, key: name)
+      {
+        return RefusedCallHandler(
+          call: call, status: RateLimiter.exhausted(kind, retryAfterNanoseconds: wait))
+      }
       let handler =
-        limited.map { $0.makeHandler(method: method, call: call, reach: grant.reach) }
-        ?? base.makeHandler(method: method, call: call)
+        limited.map {
+          $0.makeHandler(method: method, call: call, grant: grant, limiter: limiter)
+        } ?? base.makeHandler(method: method, call: call)
       guard let handler, let name = grant.tokenName, longLived.contains(method) else {
         return handler
       }

@@ -15,13 +15,14 @@ public final class WebRouter: HTTPResponder {
   private let gate: AccessGate
   private let login: LoginFace
   private let tokens: TokensFace?
+  private let limiter: RateLimiter?
 
   /// `assets`: the dashboard's files, those embedded in the binary unless a
   /// test brings its own.
   public init(
     rpc: WebRPCFace? = nil, rest: RESTFace, events: EventsFace, index: IndexPage,
     assets: WebAssetCatalogue = .embedded(), metrics: MetricsFace? = nil,
-    gate: AccessGate = .open(), tokens: TokensFace? = nil
+    gate: AccessGate = .open(), tokens: TokensFace? = nil, limiter: RateLimiter? = nil
   ) {
     self.rpc = rpc
     self.rest = rest
@@ -31,9 +32,23 @@ public final class WebRouter: HTTPResponder {
     self.gate = gate
     self.login = LoginFace(gate: gate)
     self.tokens = tokens
+    self.limiter = limiter
   }
 
   public var answersWebRPC: Bool { rpc != nil }
+
+  /// 429 with `Retry-After` in whole seconds (at least 1).
+  static func tooManyRequests(_ kind: RateLimiter.Kind, retryAfterNanoseconds: UInt64)
+    -> HTTPResponse
+  {
+    let seconds = max(1, (retryAfterNanoseconds + 999_999_999) / 1_000_000_000)
+    return ProblemDetails(
+      status: 429,
+      detail:
+        "too many \(kind == .writes ? "writes" : "reads") for this token; retry in \(seconds) s",
+      headers: ["retry-after": "\(seconds)"]
+    ).response
+  }
 
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
     if let rpc, let target = rpc.target(path: request.path) {
@@ -44,14 +59,24 @@ public final class WebRouter: HTTPResponder {
     }
     var grant = AccessGrant.everything
     if gate.requiresTokens {
+      let requirement = AccessRequirement.request(method: request.method, path: request.path)
       let decision = gate.check(
-        .request(method: request.method, path: request.path),
-        authorization: request.headers["authorization"], cookie: request.headers["cookie"])
+        requirement, authorization: request.headers["authorization"],
+        cookie: request.headers["cookie"])
       switch decision {
       case .granted(let granted): grant = granted
       case .refused(let refusal):
         let metered = MeteredExchange.wrap(exchange, face: "auth", route: "refused")
         return metered.respond(refusal.problem.response)
+      }
+      if let limiter, let name = grant.tokenName, case .scope(let scope) = requirement,
+        scope != .admin
+      {
+        let kind: RateLimiter.Kind = scope == .read ? .reads : .writes
+        if case .refused(let wait) = limiter.take(kind, key: name) {
+          let metered = MeteredExchange.wrap(exchange, face: "auth", route: "rate limited")
+          return metered.respond(Self.tooManyRequests(kind, retryAfterNanoseconds: wait))
+        }
       }
     }
     if request.path == EventsFace.path {

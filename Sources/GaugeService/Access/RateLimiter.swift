@@ -1,0 +1,117 @@
+import GRPCCore
+import GaugeDomain
+import GaugeMetrics
+import GaugeWire
+import Synchronization
+
+/// A token's request rates: one bucket for writes, a looser one for reads
+/// and subscriptions, made on first use. One lock and one lookup per
+/// request with a token; none without.
+public final class RateLimiter: Sendable {
+  public enum Kind: Sendable {
+    case writes
+    case reads
+  }
+
+  /// nil: that kind is not limited.
+  public struct Limits: Sendable, Equatable {
+    public var writes: TokenBucket.Rate?
+    public var reads: TokenBucket.Rate?
+
+    public init(writes: TokenBucket.Rate?, reads: TokenBucket.Rate?) {
+      self.writes = writes
+      self.reads = reads
+    }
+
+    /// `--rate-limit-writes 1000/s --rate-burst 2000`; reads ten times that.
+    public static let standard = Limits(
+      writes: .init(perSecond: 1000, burst: 2000), reads: .init(perSecond: 10_000, burst: 20_000))
+  }
+
+  private struct Buckets {
+    var writes: TokenBucket?
+    var reads: TokenBucket?
+  }
+
+  public let limits: Limits
+  private let buckets = Mutex<[String: Buckets]>([:])
+  private let clock: @Sendable () -> UInt64
+
+  public init(limits: Limits, clock: @escaping @Sendable () -> UInt64 = NanosecondClock.now) {
+    self.limits = limits
+    self.clock = clock
+  }
+
+  /// Takes one request of `kind` from `key`'s bucket.
+  public func take(_ kind: Kind, key: String) -> TokenBucket.Decision {
+    guard let rate = rate(kind) else { return .allowed }
+    let now = clock()
+    return buckets.withLock { all in
+      var entry = all[key] ?? Buckets()
+      var bucket = bucket(kind, of: entry) ?? TokenBucket(rate: rate, now: now)
+      let decision = bucket.take(now: now)
+      set(kind, bucket, in: &entry)
+      all[key] = entry
+      return decision
+    }
+  }
+
+  /// How many of `count` writes `key` may make now (the first ones), and
+  /// when the rest could be tried again.
+  public func admitWrites(_ count: Int, key: String) -> (
+    admitted: Int, retryAfterNanoseconds: UInt64
+  ) {
+    guard let rate = limits.writes else { return (count, 0) }
+    let now = clock()
+    return buckets.withLock { all in
+      var entry = all[key] ?? Buckets()
+      var bucket = entry.writes ?? TokenBucket(rate: rate, now: now)
+      let admitted = min(count, bucket.available(now: now))
+      if admitted > 0 { _ = bucket.take(Double(admitted), now: now) }
+      var retryAfter: UInt64 = 0
+      if admitted < count, case .refused(let wait) = bucket.take(now: now) { retryAfter = wait }
+      entry.writes = bucket
+      all[key] = entry
+      return (admitted, retryAfter)
+    }
+  }
+
+  private func rate(_ kind: Kind) -> TokenBucket.Rate? {
+    switch kind {
+    case .writes: limits.writes
+    case .reads: limits.reads
+    }
+  }
+
+  private func bucket(_ kind: Kind, of entry: Buckets) -> TokenBucket? {
+    switch kind {
+    case .writes: entry.writes
+    case .reads: entry.reads
+    }
+  }
+
+  private func set(_ kind: Kind, _ bucket: TokenBucket, in entry: inout Buckets) {
+    switch kind {
+    case .writes: entry.writes = bucket
+    case .reads: entry.reads = bucket
+    }
+  }
+
+  /// RESOURCE_EXHAUSTED with a `google.rpc.RetryInfo` saying when to retry.
+  public static func exhausted(_ kind: Kind, retryAfterNanoseconds: UInt64) -> GRPCStatus {
+    let message =
+      "too many \(kind == .writes ? "writes" : "reads") for this token; retry in "
+      + "\(max(1, (retryAfterNanoseconds + 999_999) / 1_000_000)) ms"
+    return GRPCStatus(
+      .resourceExhausted, message,
+      details: StatusDetailsWire.encodeRetryInfo(
+        code: GRPCStatus.Code.resourceExhausted.rawValue, message: message,
+        retryAfterNanoseconds: retryAfterNanoseconds))
+  }
+}
+
+/// What a PublishValues stream asks of the limiter for each batch.
+struct WriteAllowance {
+  let limiter: RateLimiter
+  let key: String
+}
