@@ -119,6 +119,8 @@ struct Options {
                                  rate).
       --rate-limit-reads N/s     Reads and subscriptions per second each token may
                                  start (default 10000/s, or off).
+      --max-subscriptions N      Subscriptions and event streams each token may
+                                 hold open at once (default 100).
       --allow-unauthenticated    Serve without tokens on addresses other machines
                                  can reach. Without tokens, gauged otherwise serves
                                  only on loopback addresses and Unix sockets.
@@ -189,6 +191,7 @@ struct Options {
     var rateWrites: Double? = RateLimiter.Limits.standard.writes?.perSecond
     var rateReads: Double? = RateLimiter.Limits.standard.reads?.perSecond
     var rateBurst: Double? = nil
+    var maxSubscriptions = RateLimiter.Limits.standard.subscriptions
     while let argument = rest.popFirst() {
       var flag = argument
       var inline: String?
@@ -327,6 +330,9 @@ struct Options {
         } else {
           rateReads = rate
         }
+      case "--max-subscriptions":
+        guard let number, (1...1_000_000).contains(number) else { return invalid("1...1000000") }
+        maxSubscriptions = number
       case "--rate-burst":
         guard let number, (1...1_000_000_000).contains(number) else {
           return invalid("1...1000000000")
@@ -365,7 +371,8 @@ struct Options {
     let writeBurst = rateBurst ?? rateWrites.map { 2 * $0 } ?? 0
     options.rateLimits = RateLimiter.Limits(
       writes: rateWrites.map { TokenBucket.Rate(perSecond: $0, burst: writeBurst) },
-      reads: rateReads.map { TokenBucket.Rate(perSecond: $0, burst: max(2 * $0, writeBurst)) })
+      reads: rateReads.map { TokenBucket.Rate(perSecond: $0, burst: max(2 * $0, writeBurst)) },
+      subscriptions: maxSubscriptions)
     if !options.memoryOnly, options.tokensFile != nil {
       return .exit(
         code: 2,
@@ -406,7 +413,7 @@ struct Options {
     "--keepalive-interval", "--keepalive-timeout", "--min-ping-interval", "--shutdown-grace",
     "--cors-origin", "--metrics", "--metrics-listen", "--log-format", "--log-level",
     "--access-log-sample", "--tokens-file", "--rate-limit-writes", "--rate-limit-reads",
-    "--rate-burst",
+    "--rate-burst", "--max-subscriptions",
   ]
 }
 

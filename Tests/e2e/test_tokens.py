@@ -921,3 +921,47 @@ def test_published_values_over_the_rate_are_rejected_one_by_one(limited):
     # Rejected one by one, in stream order, the stream going on past them.
     indices = [r.index for r in summary.rejections]
     assert indices == sorted(indices) and indices[0] >= 3
+
+
+def test_a_token_holds_at_most_max_subscriptions(tmp_path):
+    if os.environ.get("GAUGED_TARGET"):
+        pytest.skip("starts a gauged of its own")
+    secret = new_secret()
+    path = tmp_path / "tokens"
+    path.write_text(f"watcher read {sha256_hex(secret)}\n")
+    srv = Server(extra_args=["--tokens-file", str(path), "--max-subscriptions", "2"])
+    srv.start()
+    metadata = [("authorization", f"Bearer {secret}")]
+
+    def subscribe(stub):
+        stream = stub.Subscribe(spb.SubscribeRequest(), metadata=metadata, timeout=60)
+        for event in stream:
+            if event.WhichOneof("event") == "synced":
+                return stream
+        raise AssertionError("the subscription ended before synced")
+
+    try:
+        with grpc.insecure_channel(srv.address) as channel:
+            stub = sgrpc.WidgetServiceStub(channel)
+            first, second = subscribe(stub), subscribe(stub)
+            with pytest.raises(grpc.RpcError) as third:
+                subscribe(stub)
+            assert third.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            with httpx.Client(base_url=base_url(srv), timeout=TIMEOUT) as http:
+                sse = http.get("/widgets/events", headers={
+                    "authorization": f"Bearer {secret}", "accept": "text/event-stream"})
+                assert sse.status_code == 429
+            # A closed one gives its place back (the bound only guards against a hang).
+            first.cancel()
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    subscribe(stub).cancel()
+                    break
+                except grpc.RpcError as err:
+                    assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                    assert time.monotonic() < deadline, "the cancelled subscription kept its place"
+                    time.sleep(0.05)
+            second.cancel()
+    finally:
+        srv.stop()

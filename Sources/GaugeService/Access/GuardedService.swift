@@ -62,6 +62,14 @@ public struct GuardedService: GRPCService {
         return RefusedCallHandler(
           call: call, status: RateLimiter.exhausted(kind, retryAfterNanoseconds: wait))
       }
+      var slot: SubscriptionSlot?
+      if let limiter, let name = grant.tokenName, longLived.contains(method) {
+        slot = limiter.openSubscription(key: name)
+        if slot == nil {
+          return RefusedCallHandler(
+            call: call, status: GRPCStatus(.resourceExhausted, limiter.tooManySubscriptions))
+        }
+      }
       let handler =
         limited.map {
           $0.makeHandler(method: method, call: call, grant: grant, limiter: limiter)
@@ -69,7 +77,8 @@ public struct GuardedService: GRPCService {
       guard let handler, let name = grant.tokenName, longLived.contains(method) else {
         return handler
       }
-      return RevocableHandler(handler, call: call, registry: gate.registry, tokenName: name)
+      return RevocableHandler(
+        handler, call: call, registry: gate.registry, tokenName: name, slot: slot)
     }
   }
 

@@ -17,13 +17,18 @@ public final class RateLimiter: Sendable {
   public struct Limits: Sendable, Equatable {
     public var writes: TokenBucket.Rate?
     public var reads: TokenBucket.Rate?
+    /// Subscriptions (gRPC, gRPC-Web, Connect, event streams) one token may
+    /// hold open at once.
+    public var subscriptions: Int
 
-    public init(writes: TokenBucket.Rate?, reads: TokenBucket.Rate?) {
+    public init(writes: TokenBucket.Rate?, reads: TokenBucket.Rate?, subscriptions: Int = 100) {
       self.writes = writes
       self.reads = reads
+      self.subscriptions = subscriptions
     }
 
-    /// `--rate-limit-writes 1000/s --rate-burst 2000`; reads ten times that.
+    /// `--rate-limit-writes 1000/s --rate-burst 2000`; reads ten times that;
+    /// 100 subscriptions.
     public static let standard = Limits(
       writes: .init(perSecond: 1000, burst: 2000), reads: .init(perSecond: 10_000, burst: 20_000))
   }
@@ -31,6 +36,7 @@ public final class RateLimiter: Sendable {
   private struct Buckets {
     var writes: TokenBucket?
     var reads: TokenBucket?
+    var subscriptions = 0
   }
 
   public let limits: Limits
@@ -76,6 +82,27 @@ public final class RateLimiter: Sendable {
     }
   }
 
+  /// A place among `key`'s open subscriptions, held until the slot is
+  /// dropped; nil when all `limits.subscriptions` are taken.
+  func openSubscription(key: String) -> SubscriptionSlot? {
+    let opened = buckets.withLock { all in
+      var entry = all[key] ?? Buckets()
+      guard entry.subscriptions < limits.subscriptions else { return false }
+      entry.subscriptions += 1
+      all[key] = entry
+      return true
+    }
+    return opened ? SubscriptionSlot(limiter: self, key: key) : nil
+  }
+
+  fileprivate func closeSubscription(key: String) {
+    buckets.withLock { all in all[key]?.subscriptions -= 1 }
+  }
+
+  var tooManySubscriptions: String {
+    "this token holds \(limits.subscriptions) subscriptions already, as many as it may"
+  }
+
   private func rate(_ kind: Kind) -> TokenBucket.Rate? {
     switch kind {
     case .writes: limits.writes
@@ -114,4 +141,20 @@ public final class RateLimiter: Sendable {
 struct WriteAllowance {
   let limiter: RateLimiter
   let key: String
+}
+
+/// One open subscription counted against its token; gives its place back
+/// when dropped.
+final class SubscriptionSlot: Sendable {
+  private let limiter: RateLimiter
+  private let key: String
+
+  fileprivate init(limiter: RateLimiter, key: String) {
+    self.limiter = limiter
+    self.key = key
+  }
+
+  deinit {
+    limiter.closeSubscription(key: key)
+  }
 }

@@ -4,13 +4,20 @@ import GaugeAuth
 
 /// A streaming call made with a token: when the token is revoked, the call
 /// ends with UNAUTHENTICATED and its handler is cancelled, as if the client
-/// had gone. Every other event passes straight to the handler.
+/// had gone. It holds its place among the token's subscriptions (`slot`)
+/// for as long as it lives. Every other event passes straight to the
+/// handler.
 final class RevocableHandler: RPCHandler {
   private let inner: RPCHandler
   private var watch: RevocationWatch?
+  private var slot: SubscriptionSlot?
 
-  init(_ inner: RPCHandler, call: ServerCall, registry: TokenRegistry, tokenName: String) {
+  init(
+    _ inner: RPCHandler, call: ServerCall, registry: TokenRegistry, tokenName: String,
+    slot: SubscriptionSlot?
+  ) {
     self.inner = inner
+    self.slot = slot
     guard let executor = call.loopExecutor else { return }
     let revoked = LoopBound<() -> Void> { [weak self, weak call] in
       guard let self, let call, !call.isFinished else { return }
@@ -37,6 +44,7 @@ final class RevocableHandler: RPCHandler {
 
   func cancel(_ reason: GRPCStatus) {
     watch = nil
+    slot = nil
     inner.cancel(reason)
   }
 }

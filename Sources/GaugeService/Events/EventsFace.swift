@@ -15,15 +15,16 @@ public final class EventsFace: HTTPResponder {
   }
 
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
-    handle(request, exchange: exchange, grant: .everything, registry: nil)
+    handle(request, exchange: exchange, grant: .everything, registry: nil, limiter: nil)
   }
 
   /// A request granted `grant`: a prefix-limited token's filter is cut down
   /// to its prefix (listing ids outside is refused, 403), and the stream
-  /// ends when its token is revoked from `registry`.
+  /// ends when its token is revoked from `registry`; it counts among the
+  /// token's subscriptions in `limiter`.
   public func handle(
     _ request: HTTPRequest, exchange: any HTTPExchange, grant: AccessGrant,
-    registry: TokenRegistry?
+    registry: TokenRegistry?, limiter: RateLimiter?
   ) {
     let reach = grant.reach
     guard request.method == "GET" || request.method == "HEAD" else {
@@ -51,8 +52,17 @@ public final class EventsFace: HTTPResponder {
       exchange.startStream(status: 200, headers: ServerSentEventStream.responseHeaders)
       return exchange.finish()
     }
+    var slot: SubscriptionSlot?
+    if let limiter, let name = grant.tokenName {
+      slot = limiter.openSubscription(key: name)
+      guard slot != nil else {
+        return exchange.respond(
+          ProblemDetails(status: 429, detail: limiter.tooManySubscriptions).response)
+      }
+    }
     let stream = ServerSentEventStream(
       exchange: exchange, context: context.limited(to: reach), filter: query.filter)
+    stream.subscriptionSlot = slot
     stream.start(sinceRevision: query.sinceRevision, minIntervalMs: query.minIntervalMs)
     if let registry, let name = grant.tokenName {
       let end = LoopBound<() -> Void> { [weak stream] in stream?.end() }

@@ -26,6 +26,8 @@ final class ServerSentEventStream: InboxSubscriber {
   private var counts: SubscriptionMetrics.FaceCounts?
   /// Ends the stream when its token is revoked; nil without a token.
   var revocationWatch: RevocationWatch?
+  /// Its place among its token's subscriptions; nil without a token.
+  var subscriptionSlot: SubscriptionSlot?
 
   /// About one socket write's worth: past it, events wait (coalesced) for
   /// the socket to drain.
@@ -68,6 +70,7 @@ final class ServerSentEventStream: InboxSubscriber {
 
   private func detach() {
     revocationWatch = nil
+    subscriptionSlot = nil
     inbox?.detach(self)
     inbox = nil
     counts?.open -= 1

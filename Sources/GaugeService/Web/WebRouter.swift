@@ -82,7 +82,7 @@ public final class WebRouter: HTTPResponder {
     if request.path == EventsFace.path {
       events.handle(
         request, exchange: MeteredExchange.wrap(exchange, face: "events", route: EventsFace.path),
-        grant: grant, registry: gate.registry)
+        grant: grant, registry: gate.registry, limiter: limiter)
     } else if RESTFace.handles(path: request.path) {
       let metered = MeteredExchange.wrap(
         exchange, face: "rest", route: RESTFace.routeLabel(path: request.path))
