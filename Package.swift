@@ -225,7 +225,7 @@ let package = Package(
       dependencies: [
         "GRPCClient", "GRPCCore", "GRPCTransport", "GRPCTransportTesting", "GaugeService",
         "GRPCStandardServices", "GaugeDomain", "GaugeWire", "GaugeStore", "GaugeCtlKit",
-        "GaugeIO", "GaugeJSON", "WidgetJSON",
+        "GaugeIO", "GaugeJSON", "WidgetJSON", "GaugeAuth",
       ],
       swiftSettings: strict
     ),
