@@ -7,38 +7,47 @@ import GaugeDomain
 /// (`AccessRequirement`) before the service makes a handler. The same
 /// wrapper serves gRPC, gRPC-Web and Connect, which share the services.
 public struct GuardedService: GRPCService {
+  /// What a method's calls need and spend, worked out once per method:
+  /// a call looks up one entry.
+  struct MethodAccess {
+    var requirement: AccessRequirement
+    /// The bucket a call spends when it starts; nil for none
+    /// (PublishValues spends per value, in its handler; tokens, none).
+    var rateKind: RateLimiter.Kind?
+    /// Calls that stay open (Subscribe): they end when their token is
+    /// revoked and count against the token's subscriptions.
+    var longLived: Bool
+  }
+
   private let base: any GRPCService
   private let limited: (any ReachLimitedService)?
   private let gate: AccessGate
-  /// Looked up once per method rather than per call.
-  private let requirements: [String: AccessRequirement]
-  /// Methods whose calls stay open (server streams): they end when their
-  /// token is revoked.
-  private let longLived: Set<String>
   private let limiter: RateLimiter?
-  /// The bucket each method's call spends at its start; methods absent
-  /// spend none (PublishValues spends per value, in its handler).
-  private let rateKinds: [String: RateLimiter.Kind]
+  private let methods: [String: MethodAccess]
 
   public init(_ base: any GRPCService, gate: AccessGate, limiter: RateLimiter? = nil) {
     self.base = base
     self.limited = base as? any ReachLimitedService
     self.gate = gate
-    var requirements: [String: AccessRequirement] = [:]
-    for method in base.methodNames {
-      requirements[method] = .call(service: base.serviceName, method: method)
-    }
-    self.requirements = requirements
-    self.longLived = base.serviceName == "gauge.v1.WidgetService" ? ["Subscribe"] : []
     self.limiter = limiter
-    var rateKinds: [String: RateLimiter.Kind] = [:]
+    var methods: [String: MethodAccess] = [:]
     for method in base.methodNames {
-      guard method != "PublishValues", base.serviceName != "gauge.v1.TokenService",
-        case .scope(let scope) = AccessRequirement.call(service: base.serviceName, method: method)
-      else { continue }
-      rateKinds[method] = scope == .read ? .reads : .writes
+      methods[method] = Self.access(service: base.serviceName, method: method)
     }
-    self.rateKinds = rateKinds
+    self.methods = methods
+  }
+
+  static func access(service: String, method: String) -> MethodAccess {
+    let requirement = AccessRequirement.call(service: service, method: method)
+    var rateKind: RateLimiter.Kind?
+    if method != "PublishValues", service != "gauge.v1.TokenService",
+      case .scope(let scope) = requirement
+    {
+      rateKind = scope == .read ? .reads : .writes
+    }
+    return MethodAccess(
+      requirement: requirement, rateKind: rateKind,
+      longLived: service == "gauge.v1.WidgetService" && method == "Subscribe")
   }
 
   public var serviceName: String { base.serviceName }
@@ -47,23 +56,27 @@ public struct GuardedService: GRPCService {
   public func makeHandler(method: String, call: ServerCall) -> RPCHandler? {
     // Without tokens the call goes straight on: one atomic load.
     guard gate.requiresTokens else { return base.makeHandler(method: method, call: call) }
-    let requirement =
-      requirements[method] ?? .call(service: base.serviceName, method: method)
+    let access = methods[method] ?? Self.access(service: base.serviceName, method: method)
+    let authorization = Self.text(call.metadata["authorization"])
     let decision = gate.check(
-      requirement, authorization: Self.text(call.metadata["authorization"]),
-      cookie: Self.text(call.metadata["cookie"]))
+      access.requirement, authorization: authorization,
+      cookie: authorization == nil ? Self.text(call.metadata["cookie"]) : nil)
     switch decision {
     case .refused(let refusal):
       return RefusedCallHandler(call: call, status: refusal.grpcStatus)
     case .granted(let grant):
-      if let limiter, let name = grant.tokenName, let kind = rateKinds[method],
+      guard let name = grant.tokenName else {
+        return limited?.makeHandler(method: method, call: call, grant: grant, limiter: nil)
+          ?? base.makeHandler(method: method, call: call)
+      }
+      if let limiter, let kind = access.rateKind,
         case .refused(let wait) = limiter.take(kind, key: name)
       {
         return RefusedCallHandler(
           call: call, status: RateLimiter.exhausted(kind, retryAfterNanoseconds: wait))
       }
       var slot: SubscriptionSlot?
-      if let limiter, let name = grant.tokenName, longLived.contains(method) {
+      if access.longLived, let limiter {
         slot = limiter.openSubscription(key: name)
         if slot == nil {
           return RefusedCallHandler(
@@ -71,12 +84,9 @@ public struct GuardedService: GRPCService {
         }
       }
       let handler =
-        limited.map {
-          $0.makeHandler(method: method, call: call, grant: grant, limiter: limiter)
-        } ?? base.makeHandler(method: method, call: call)
-      guard let handler, let name = grant.tokenName, longLived.contains(method) else {
-        return handler
-      }
+        limited?.makeHandler(method: method, call: call, grant: grant, limiter: limiter)
+        ?? base.makeHandler(method: method, call: call)
+      guard let handler, access.longLived else { return handler }
       return RevocableHandler(
         handler, call: call, registry: gate.registry, tokenName: name, slot: slot)
     }
