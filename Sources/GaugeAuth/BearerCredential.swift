@@ -15,17 +15,28 @@ public enum BearerCredential {
   /// (RFC 9110 section 11.1).
   public static func fromAuthorization(_ value: String?) -> Found {
     guard let value else { return .none }
-    let trimmed = value.drop(while: { $0 == " " })
-    guard trimmed.utf8.count > 7 else { return .malformed }
-    let scheme = trimmed.prefix(6)
-    guard scheme.lowercased() == "bearer", trimmed.dropFirst(6).first == " " else {
-      return .malformed
+    // Byte offsets first, then one Substring: this runs on every call.
+    let bytes = value.utf8
+    var start = bytes.startIndex
+    while start < bytes.endIndex, bytes[start] == UInt8(ascii: " ") {
+      start = bytes.index(after: start)
     }
-    let token = trimmed.dropFirst(7).drop(while: { $0 == " " })
-    let end =
-      token.lastIndex(where: { $0 != " " }).map { token.index(after: $0) } ?? token.startIndex
-    let secret = token[..<end]
-    return secret.isEmpty ? .malformed : .secret(secret)
+    let scheme = Array("bearer".utf8)
+    var index = start
+    for expected in scheme {
+      guard index < bytes.endIndex, bytes[index] | 0x20 == expected else { return .malformed }
+      index = bytes.index(after: index)
+    }
+    guard index < bytes.endIndex, bytes[index] == UInt8(ascii: " ") else { return .malformed }
+    while index < bytes.endIndex, bytes[index] == UInt8(ascii: " ") {
+      index = bytes.index(after: index)
+    }
+    var end = bytes.endIndex
+    while end > index, bytes[bytes.index(before: end)] == UInt8(ascii: " ") {
+      end = bytes.index(before: end)
+    }
+    guard index < end else { return .malformed }
+    return .secret(Substring(value.utf8[index..<end]))
   }
 
   /// The token in a `cookie` header's `gauged_token`, if there is one.

@@ -42,7 +42,7 @@ public final class TokenRegistry: Sendable {
 
   /// Checks `secret` at `nowMs`, and marks a valid token used then (to the
   /// second).
-  public func authenticate(_ secret: some StringProtocol, nowMs: Int64) -> Authentication {
+  public func authenticate(_ secret: Substring, nowMs: Int64) -> Authentication {
     guard TokenSecret.isWellFormed(secret) else { return .unknown }
     let digest = TokenDigest.sha256(of: secret)
     return state.withLock { state -> Authentication in

@@ -4,14 +4,14 @@ import Testing
 @testable import GaugeAuth
 
 @Suite struct TokenRegistryTests {
-  static func token(_ name: String, secret: String, expiresMs: Int64? = nil) -> AccessToken {
+  static func token(_ name: String, secret: Substring, expiresMs: Int64? = nil) -> AccessToken {
     AccessToken(
       name: name, scope: .write, reach: .prefix("team-"), digest: .sha256(of: secret),
       createdMs: 1, expiresMs: expiresMs)
   }
 
-  static let secret = "gd_" + String(repeating: "a", count: 43)
-  static let other = "gd_" + String(repeating: "b", count: 43)
+  static let secret: Substring = "gd_" + String(repeating: "a", count: 43)
+  static let other: Substring = "gd_" + String(repeating: "b", count: 43)
 
   @Test func findsATokenByItsSecretAndMarksItUsed() {
     let registry = TokenRegistry(tokens: [Self.token("ci", secret: Self.secret)])
