@@ -57,10 +57,20 @@ public struct GuardedService: GRPCService {
     // Without tokens the call goes straight on: one atomic load.
     guard gate.requiresTokens else { return base.makeHandler(method: method, call: call) }
     let access = methods[method] ?? Self.access(service: base.serviceName, method: method)
-    let authorization = Self.text(call.metadata["authorization"])
+    // Keys are stored lower case: compared as they are, where the
+    // subscript lower-cased its key on every call.
+    var authorization: String?
+    var cookie: String?
+    for (key, value) in call.metadata {
+      guard case .text(let text) = value else { continue }
+      if authorization == nil, key == "authorization" {
+        authorization = text
+      } else if cookie == nil, key == "cookie" {
+        cookie = text
+      }
+    }
     let decision = gate.check(
-      access.requirement, authorization: authorization,
-      cookie: authorization == nil ? Self.text(call.metadata["cookie"]) : nil)
+      access.requirement, authorization: authorization, cookie: cookie)
     switch decision {
     case .refused(let refusal):
       return RefusedCallHandler(call: call, status: refusal.grpcStatus)
@@ -90,11 +100,6 @@ public struct GuardedService: GRPCService {
       return RevocableHandler(
         handler, call: call, registry: gate.registry, tokenName: name, slot: slot)
     }
-  }
-
-  private static func text(_ value: Metadata.Value?) -> String? {
-    guard case .text(let text)? = value else { return nil }
-    return text
   }
 }
 
