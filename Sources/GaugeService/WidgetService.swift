@@ -44,7 +44,7 @@ public struct WidgetService: ReachLimitedService {
     switch method {
     case "PublishValues":
       var allowance: WriteAllowance?
-      if let limiter, let name = grant.tokenName {
+      if let limiter, let name = grant.rateKey {
         allowance = WriteAllowance(limiter: limiter, key: name)
       }
       return PublishValuesHandler(call: call, store: store, allowance: allowance)

@@ -122,8 +122,10 @@ struct Options {
       --max-subscriptions N      Subscriptions and event streams each token may
                                  hold open at once (default 100).
       --allow-unauthenticated    Serve without tokens on addresses other machines
-                                 can reach. Without tokens, gauged otherwise serves
-                                 only on loopback addresses and Unix sockets.
+                                 can reach; each client address then gets the
+                                 rate limits a token would. Without tokens, gauged
+                                 otherwise serves only on loopback addresses and
+                                 Unix sockets.
       --version                  Print the version and exit.
       -h, --help                 Print this help and exit.
 

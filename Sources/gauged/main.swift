@@ -138,7 +138,13 @@ let health = HealthService(
 // Every service behind the gate: while there are no tokens it lets calls
 // through after one atomic load; the first token made turns it on.
 let served: [any GRPCService] = [widgets, tokenService, health] + reflection
-let limiter = RateLimiter(limits: options.rateLimits)
+// Serving without tokens where other machines reach it, callers are
+// limited by their address instead.
+var rateLimits = options.rateLimits
+rateLimits.anonymous = tokens.isEmpty && !reachable.isEmpty
+let limiter = RateLimiter(limits: rateLimits)
+// Each connection then learns its peer's address once.
+configuration.recordsPeers = rateLimits.anonymous
 let services: [any GRPCService] = served.map {
   GuardedService($0, gate: gate, limiter: limiter)
 }

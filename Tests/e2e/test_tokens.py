@@ -965,3 +965,38 @@ def test_a_token_holds_at_most_max_subscriptions(tmp_path):
             second.cancel()
     finally:
         srv.stop()
+
+
+def test_without_tokens_on_an_exposed_address_callers_are_limited_by_address():
+    """--allow-unauthenticated on an address other machines reach: each client address
+    gets the buckets a token would (here a loopback client, which shares the server)."""
+    if os.environ.get("GAUGED_TARGET"):
+        pytest.skip("starts a gauged of its own")
+    srv = Server(extra_args=["--listen", "0.0.0.0:0", "--allow-unauthenticated",
+                             "--rate-limit-writes", "2/s", "--rate-burst", "3",
+                             "--rate-limit-reads", "off"])
+    srv.start()
+    try:
+        with grpc.insecure_channel(srv.address) as channel:
+            stub = sgrpc.WidgetServiceStub(channel)
+            refused = None
+            for attempt in range(50):
+                try:
+                    stub.PutWidget(spb.PutWidgetRequest(widget=widget(f"anon-{attempt}")),
+                                   timeout=TIMEOUT)
+                except grpc.RpcError as err:
+                    refused = err
+                    break
+            assert refused is not None and attempt >= 3
+            assert refused.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            # Health stays open and unlimited; reads are not limited here.
+            health = health_pb2_grpc.HealthStub(channel)
+            for _ in range(5):
+                health.Check(health_pb2.HealthCheckRequest(), timeout=TIMEOUT)
+            stub.GetWidget(spb.GetWidgetRequest(id="anon-0"), timeout=TIMEOUT)
+        with httpx.Client(base_url=base_url(srv), timeout=TIMEOUT) as http:
+            statuses = [http.put(f"/widgets/anon-rest-{i}", json=rest_gauge()).status_code
+                        for i in range(8)]
+            assert 429 in statuses, statuses
+    finally:
+        srv.stop()

@@ -13,10 +13,15 @@ public struct AccessGrant: Sendable, Equatable {
   public var reach: WidgetReach
   /// nil when the server asks for no token (or the route is open).
   public var tokenName: String?
+  /// Whose rate-limit buckets the request spends: its token's, or its
+  /// client address's when it has no token and such callers are limited;
+  /// nil for none.
+  public var rateKey: String?
 
-  public init(reach: WidgetReach, tokenName: String?) {
+  public init(reach: WidgetReach, tokenName: String?, rateKey: String? = nil) {
     self.reach = reach
     self.tokenName = tokenName
+    self.rateKey = rateKey ?? tokenName
   }
 
   public static let everything = AccessGrant(reach: .everything, tokenName: nil)

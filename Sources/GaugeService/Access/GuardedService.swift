@@ -24,6 +24,7 @@ public struct GuardedService: GRPCService {
   private let gate: AccessGate
   private let limiter: RateLimiter?
   private let methods: [String: MethodAccess]
+  private let anonymousLimits: Bool
 
   public init(_ base: any GRPCService, gate: AccessGate, limiter: RateLimiter? = nil) {
     self.base = base
@@ -35,6 +36,7 @@ public struct GuardedService: GRPCService {
       methods[method] = Self.access(service: base.serviceName, method: method)
     }
     self.methods = methods
+    self.anonymousLimits = limiter?.limits.anonymous ?? false
   }
 
   static func access(service: String, method: String) -> MethodAccess {
@@ -54,8 +56,11 @@ public struct GuardedService: GRPCService {
   public var methodNames: [String] { base.methodNames }
 
   public func makeHandler(method: String, call: ServerCall) -> RPCHandler? {
-    // Without tokens the call goes straight on: one atomic load.
-    guard gate.requiresTokens else { return base.makeHandler(method: method, call: call) }
+    // Without tokens the call goes straight on: one atomic load (and one
+    // flag, set where callers without a token are limited by address).
+    guard gate.requiresTokens || anonymousLimits else {
+      return base.makeHandler(method: method, call: call)
+    }
     let access = methods[method] ?? Self.access(service: base.serviceName, method: method)
     // Keys are stored lower case: compared as they are, where the
     // subscript lower-cased its key on every call.
@@ -74,20 +79,23 @@ public struct GuardedService: GRPCService {
     switch decision {
     case .refused(let refusal):
       return RefusedCallHandler(call: call, status: refusal.grpcStatus)
-    case .granted(let grant):
-      guard let name = grant.tokenName else {
+    case .granted(var grant):
+      if grant.rateKey == nil, access.requirement != .open {
+        grant.rateKey = limiter?.anonymousKey(peer: call.peer)
+      }
+      guard let key = grant.rateKey else {
         return limited?.makeHandler(method: method, call: call, grant: grant, limiter: nil)
           ?? base.makeHandler(method: method, call: call)
       }
       if let limiter, let kind = access.rateKind,
-        case .refused(let wait) = limiter.take(kind, key: name)
+        case .refused(let wait) = limiter.take(kind, key: key)
       {
         return RefusedCallHandler(
           call: call, status: RateLimiter.exhausted(kind, retryAfterNanoseconds: wait))
       }
       var slot: SubscriptionSlot?
       if access.longLived, let limiter {
-        slot = limiter.openSubscription(key: name)
+        slot = limiter.openSubscription(key: key)
         if slot == nil {
           return RefusedCallHandler(
             call: call, status: GRPCStatus(.resourceExhausted, limiter.tooManySubscriptions))
@@ -98,7 +106,7 @@ public struct GuardedService: GRPCService {
         ?? base.makeHandler(method: method, call: call)
       guard let handler, access.longLived else { return handler }
       return RevocableHandler(
-        handler, call: call, registry: gate.registry, tokenName: name, slot: slot)
+        handler, call: call, registry: gate.registry, tokenName: grant.tokenName, slot: slot)
     }
   }
 }

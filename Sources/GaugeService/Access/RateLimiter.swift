@@ -20,11 +20,19 @@ public final class RateLimiter: Sendable {
     /// Subscriptions (gRPC, gRPC-Web, Connect, event streams) one token may
     /// hold open at once.
     public var subscriptions: Int
+    /// Whether callers without a token are limited too, one set of buckets
+    /// per client address: gauged does so when it serves without tokens on
+    /// an address other machines reach.
+    public var anonymous: Bool
 
-    public init(writes: TokenBucket.Rate?, reads: TokenBucket.Rate?, subscriptions: Int = 100) {
+    public init(
+      writes: TokenBucket.Rate?, reads: TokenBucket.Rate?, subscriptions: Int = 100,
+      anonymous: Bool = false
+    ) {
       self.writes = writes
       self.reads = reads
       self.subscriptions = subscriptions
+      self.anonymous = anonymous
     }
 
     /// `--rate-limit-writes 1000/s --rate-burst 2000`; reads ten times that;
@@ -100,7 +108,19 @@ public final class RateLimiter: Sendable {
   }
 
   var tooManySubscriptions: String {
-    "this token holds \(limits.subscriptions) subscriptions already, as many as it may"
+    "\(limits.subscriptions) subscriptions are open already, as many as one token (or one"
+      + " client without a token) may hold"
+  }
+
+  /// The buckets' key for a caller without a token at `peer` (`HOST:PORT`,
+  /// `[V6]:PORT` or `unix:PATH`): its host, every connection from it
+  /// sharing them. nil when such callers are not limited.
+  public func anonymousKey(peer: String?) -> String? {
+    guard limits.anonymous else { return nil }
+    guard let peer else { return "address:?" }
+    if peer.hasPrefix("unix:") { return "address:unix" }
+    guard let colon = peer.lastIndex(of: ":") else { return "address:" + peer }
+    return "address:" + peer[..<colon]
   }
 
   private func rate(_ kind: Kind) -> TokenBucket.Rate? {
@@ -127,7 +147,7 @@ public final class RateLimiter: Sendable {
   /// RESOURCE_EXHAUSTED with a `google.rpc.RetryInfo` saying when to retry.
   public static func exhausted(_ kind: Kind, retryAfterNanoseconds: UInt64) -> GRPCStatus {
     let message =
-      "too many \(kind == .writes ? "writes" : "reads") for this token; retry in "
+      "too many \(kind == .writes ? "writes" : "reads"); retry in "
       + "\(max(1, (retryAfterNanoseconds + 999_999) / 1_000_000)) ms"
     return GRPCStatus(
       .resourceExhausted, message,

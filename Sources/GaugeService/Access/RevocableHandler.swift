@@ -12,13 +12,15 @@ final class RevocableHandler: RPCHandler {
   private var watch: RevocationWatch?
   private var slot: SubscriptionSlot?
 
+  /// `tokenName` nil: a caller without a token, whose call holds only its
+  /// place among its address's subscriptions.
   init(
-    _ inner: RPCHandler, call: ServerCall, registry: TokenRegistry, tokenName: String,
+    _ inner: RPCHandler, call: ServerCall, registry: TokenRegistry, tokenName: String?,
     slot: SubscriptionSlot?
   ) {
     self.inner = inner
     self.slot = slot
-    guard let executor = call.loopExecutor else { return }
+    guard let tokenName, let executor = call.loopExecutor else { return }
     let revoked = LoopBound<() -> Void> { [weak self, weak call] in
       guard let self, let call, !call.isFinished else { return }
       let status = GRPCStatus(.unauthenticated, "the token \"\(tokenName)\" was revoked")

@@ -53,7 +53,7 @@ public final class EventsFace: HTTPResponder {
       return exchange.finish()
     }
     var slot: SubscriptionSlot?
-    if let limiter, let name = grant.tokenName {
+    if let limiter, let name = grant.rateKey {
       slot = limiter.openSubscription(key: name)
       guard slot != nil else {
         return exchange.respond(

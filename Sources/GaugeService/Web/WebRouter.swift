@@ -45,7 +45,7 @@ public final class WebRouter: HTTPResponder {
     return ProblemDetails(
       status: 429,
       detail:
-        "too many \(kind == .writes ? "writes" : "reads") for this token; retry in \(seconds) s",
+        "too many \(kind == .writes ? "writes" : "reads"); retry in \(seconds) s",
       headers: ["retry-after": "\(seconds)"]
     ).response
   }
@@ -58,22 +58,27 @@ public final class WebRouter: HTTPResponder {
       return rpc.handle(request, target: target, exchange: metered)
     }
     var grant = AccessGrant.everything
-    if gate.requiresTokens {
+    if gate.requiresTokens || limiter?.limits.anonymous == true {
       let requirement = AccessRequirement.request(method: request.method, path: request.path)
-      let decision = gate.check(
-        requirement, authorization: request.headers["authorization"],
-        cookie: request.headers["cookie"])
-      switch decision {
-      case .granted(let granted): grant = granted
-      case .refused(let refusal):
-        let metered = MeteredExchange.wrap(exchange, face: "auth", route: "refused")
-        return metered.respond(refusal.problem.response)
+      if gate.requiresTokens {
+        let decision = gate.check(
+          requirement, authorization: request.headers["authorization"],
+          cookie: request.headers["cookie"])
+        switch decision {
+        case .granted(let granted): grant = granted
+        case .refused(let refusal):
+          let metered = MeteredExchange.wrap(exchange, face: "auth", route: "refused")
+          return metered.respond(refusal.problem.response)
+        }
       }
-      if let limiter, let name = grant.tokenName, case .scope(let scope) = requirement,
+      if grant.rateKey == nil, requirement != .open {
+        grant.rateKey = limiter?.anonymousKey(peer: exchange.peer)
+      }
+      if let limiter, let key = grant.rateKey, case .scope(let scope) = requirement,
         scope != .admin
       {
         let kind: RateLimiter.Kind = scope == .read ? .reads : .writes
-        if case .refused(let wait) = limiter.take(kind, key: name) {
+        if case .refused(let wait) = limiter.take(kind, key: key) {
           let metered = MeteredExchange.wrap(exchange, face: "auth", route: "rate limited")
           return metered.respond(Self.tooManyRequests(kind, retryAfterNanoseconds: wait))
         }
