@@ -1000,3 +1000,31 @@ def test_without_tokens_on_an_exposed_address_callers_are_limited_by_address():
             assert 429 in statuses, statuses
     finally:
         srv.stop()
+
+
+def test_an_exposed_server_without_tokens_makes_none_over_the_network():
+    """Whoever made the first token there would lock everyone else out: the first is
+    made offline."""
+    from gauge.v1 import token_service_pb2 as tpb
+
+    if os.environ.get("GAUGED_TARGET"):
+        pytest.skip("starts a gauged of its own")
+    srv = Server(extra_args=["--listen", "0.0.0.0:0", "--allow-unauthenticated"])
+    srv.start()
+    try:
+        with grpc.insecure_channel(srv.address) as channel:
+            with pytest.raises(grpc.RpcError) as refused:
+                token_stub(channel).CreateToken(
+                    tpb.CreateTokenRequest(name="grab", scope=tpb.TOKEN_SCOPE_ADMIN),
+                    timeout=TIMEOUT)
+            assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+            assert "offline" in refused.value.details()
+            # Still open for widgets, as the operator asked.
+            sgrpc.WidgetServiceStub(channel).PutWidget(
+                spb.PutWidgetRequest(widget=widget("open")), timeout=TIMEOUT)
+        with httpx.Client(base_url=base_url(srv), timeout=TIMEOUT) as http:
+            made = http.post("/tokens", json={"name": "grab", "scope": "admin"})
+            assert made.status_code == 403
+            assert made.headers["content-type"].startswith("application/problem+json")
+    finally:
+        srv.stop()

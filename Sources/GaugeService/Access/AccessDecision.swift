@@ -34,6 +34,13 @@ public enum AccessRefusal: Sendable, Equatable {
   /// A valid token without the scope the method needs.
   case forbidden(String)
 
+  /// Managing tokens on a server that serves without them where other
+  /// machines reach it: whoever made the first token would lock everyone
+  /// else out.
+  public static let tokensOffline = AccessRefusal.forbidden(
+    "this gauged serves without tokens; make the first one offline (gauged token create NAME"
+      + " --scope admin --data-dir DIR) and restart it")
+
   public var message: String {
     switch self {
     case .unauthenticated(let message), .forbidden(let message): message

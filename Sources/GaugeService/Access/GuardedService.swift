@@ -80,6 +80,11 @@ public struct GuardedService: GRPCService {
     case .refused(let refusal):
       return RefusedCallHandler(call: call, status: refusal.grpcStatus)
     case .granted(var grant):
+      if !gate.requiresTokens, access.requirement == .scope(.admin) {
+        // Reached only where callers without a token are limited, that is
+        // where gauged serves unauthenticated beyond loopback.
+        return RefusedCallHandler(call: call, status: AccessRefusal.tokensOffline.grpcStatus)
+      }
       if grant.rateKey == nil, access.requirement != .open {
         grant.rateKey = limiter?.anonymousKey(peer: call.peer)
       }

@@ -71,6 +71,11 @@ public final class WebRouter: HTTPResponder {
           return metered.respond(refusal.problem.response)
         }
       }
+      if !gate.requiresTokens, requirement == .scope(.admin) {
+        // Where gauged serves unauthenticated beyond loopback.
+        let metered = MeteredExchange.wrap(exchange, face: "auth", route: "refused")
+        return metered.respond(AccessRefusal.tokensOffline.problem.response)
+      }
       if grant.rateKey == nil, requirement != .open {
         grant.rateKey = limiter?.anonymousKey(peer: exchange.peer)
       }
