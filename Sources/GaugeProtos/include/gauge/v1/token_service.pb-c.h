@@ -73,10 +73,17 @@ struct  Gauge__V1__Token
    */
   protobuf_c_boolean has_expires_ms;
   int64_t expires_ms;
+  /*
+   * This token's own write rate limit; absent: the server's.
+   */
+  protobuf_c_boolean has_write_rate_per_s;
+  uint32_t write_rate_per_s;
+  protobuf_c_boolean has_write_burst;
+  uint32_t write_burst;
 };
 #define GAUGE__V1__TOKEN__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&gauge__v1__token__descriptor) \
-    , NULL, 0, GAUGE__V1__TOKEN_SCOPE__TOKEN_SCOPE_UNSPECIFIED, NULL, 0, 0, 0, 0, 0, 0 }
+    , NULL, 0, GAUGE__V1__TOKEN_SCOPE__TOKEN_SCOPE_UNSPECIFIED, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 
 struct  Gauge__V1__CreateTokenRequest
@@ -94,10 +101,21 @@ struct  Gauge__V1__CreateTokenRequest
    */
   protobuf_c_boolean has_expires_in_ms;
   int64_t expires_in_ms;
+  /*
+   * Writes per second this token may make, instead of the server's
+   * --rate-limit-writes; absent or 0: the server's.
+   */
+  protobuf_c_boolean has_write_rate_per_s;
+  uint32_t write_rate_per_s;
+  /*
+   * Writes it may make at once; absent or 0: twice its rate.
+   */
+  protobuf_c_boolean has_write_burst;
+  uint32_t write_burst;
 };
 #define GAUGE__V1__CREATE_TOKEN_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&gauge__v1__create_token_request__descriptor) \
-    , NULL, 0, GAUGE__V1__TOKEN_SCOPE__TOKEN_SCOPE_UNSPECIFIED, NULL, 0, 0 }
+    , NULL, 0, GAUGE__V1__TOKEN_SCOPE__TOKEN_SCOPE_UNSPECIFIED, NULL, 0, 0, 0, 0, 0, 0 }
 
 
 struct  Gauge__V1__CreateTokenResponse

@@ -322,7 +322,7 @@ void   gauge__v1__revoke_token_response__free_unpacked
   assert(message->base.descriptor == &gauge__v1__revoke_token_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor gauge__v1__token__field_descriptors[6] =
+static const ProtobufCFieldDescriptor gauge__v1__token__field_descriptors[8] =
 {
   {
     "name",
@@ -396,6 +396,30 @@ static const ProtobufCFieldDescriptor gauge__v1__token__field_descriptors[6] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "write_rate_per_s",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Gauge__V1__Token, has_write_rate_per_s),
+    offsetof(Gauge__V1__Token, write_rate_per_s),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "write_burst",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Gauge__V1__Token, has_write_burst),
+    offsetof(Gauge__V1__Token, write_burst),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned gauge__v1__token__field_indices_by_name[] = {
   3,   /* field[3] = created_ms */
@@ -404,11 +428,13 @@ static const unsigned gauge__v1__token__field_indices_by_name[] = {
   0,   /* field[0] = name */
   2,   /* field[2] = prefix */
   1,   /* field[1] = scope */
+  7,   /* field[7] = write_burst */
+  6,   /* field[6] = write_rate_per_s */
 };
 static const ProtobufCIntRange gauge__v1__token__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor gauge__v1__token__descriptor =
 {
@@ -418,14 +444,14 @@ const ProtobufCMessageDescriptor gauge__v1__token__descriptor =
   "Gauge__V1__Token",
   "gauge.v1",
   sizeof(Gauge__V1__Token),
-  6,
+  8,
   gauge__v1__token__field_descriptors,
   gauge__v1__token__field_indices_by_name,
   1,  gauge__v1__token__number_ranges,
   (ProtobufCMessageInit) gauge__v1__token__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor gauge__v1__create_token_request__field_descriptors[4] =
+static const ProtobufCFieldDescriptor gauge__v1__create_token_request__field_descriptors[6] =
 {
   {
     "name",
@@ -475,17 +501,43 @@ static const ProtobufCFieldDescriptor gauge__v1__create_token_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "write_rate_per_s",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Gauge__V1__CreateTokenRequest, has_write_rate_per_s),
+    offsetof(Gauge__V1__CreateTokenRequest, write_rate_per_s),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "write_burst",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Gauge__V1__CreateTokenRequest, has_write_burst),
+    offsetof(Gauge__V1__CreateTokenRequest, write_burst),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned gauge__v1__create_token_request__field_indices_by_name[] = {
   3,   /* field[3] = expires_in_ms */
   0,   /* field[0] = name */
   2,   /* field[2] = prefix */
   1,   /* field[1] = scope */
+  5,   /* field[5] = write_burst */
+  4,   /* field[4] = write_rate_per_s */
 };
 static const ProtobufCIntRange gauge__v1__create_token_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor gauge__v1__create_token_request__descriptor =
 {
@@ -495,7 +547,7 @@ const ProtobufCMessageDescriptor gauge__v1__create_token_request__descriptor =
   "Gauge__V1__CreateTokenRequest",
   "gauge.v1",
   sizeof(Gauge__V1__CreateTokenRequest),
-  4,
+  6,
   gauge__v1__create_token_request__field_descriptors,
   gauge__v1__create_token_request__field_indices_by_name,
   1,  gauge__v1__create_token_request__number_ranges,
