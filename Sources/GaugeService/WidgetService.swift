@@ -45,7 +45,7 @@ public struct WidgetService: ReachLimitedService {
     case "PublishValues":
       var allowance: WriteAllowance?
       if let limiter, let name = grant.rateKey {
-        allowance = WriteAllowance(limiter: limiter, key: name)
+        allowance = WriteAllowance(limiter: limiter, key: name, rate: grant.writeRate)
       }
       return PublishValuesHandler(call: call, store: store, allowance: allowance)
     case "Subscribe":

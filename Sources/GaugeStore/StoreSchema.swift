@@ -52,6 +52,11 @@ enum StoreSchema {
       ) WITHOUT ROWID
       """
     ],
+    // A token's own write rate limit (NULL: the server's).
+    [
+      "ALTER TABLE tokens ADD COLUMN write_rate_per_s INTEGER",
+      "ALTER TABLE tokens ADD COLUMN write_burst INTEGER",
+    ],
   ]
 
   static var currentVersion: Int { migrations.count }

@@ -13,6 +13,9 @@ public enum TokenWire {
     public var scope: Int32?
     public var prefix: String
     public var expiresInMs: Int64
+    /// 0: absent.
+    public var writeRatePerSecond: UInt32 = 0
+    public var writeBurst: UInt32 = 0
 
     public init(name: String?, scope: Int32?, prefix: String, expiresInMs: Int64) {
       self.name = name
@@ -30,10 +33,13 @@ public enum TokenWire {
       gauge__v1__create_token_request__free_unpacked
     ) { request in
       let scope = request.has_scope != 0 ? Int32(request.scope.rawValue) : nil
-      return CreateRequest(
+      var decoded = CreateRequest(
         name: optionalString(request.name), scope: scope == 0 ? nil : scope,
         prefix: optionalString(request.prefix) ?? "",
         expiresInMs: request.has_expires_in_ms != 0 ? request.expires_in_ms : 0)
+      decoded.writeRatePerSecond = request.has_write_rate_per_s != 0 ? request.write_rate_per_s : 0
+      decoded.writeBurst = request.has_write_burst != 0 ? request.write_burst : 0
+      return decoded
     }
   }
 
@@ -88,6 +94,12 @@ extension EncodeArena {
       message.pointee.has_expires_ms = 1
       message.pointee.expires_ms = expires
     }
+    if let rate = token.writeRate {
+      message.pointee.has_write_rate_per_s = 1
+      message.pointee.write_rate_per_s = UInt32(clamping: Int64(rate.perSecond))
+      message.pointee.has_write_burst = 1
+      message.pointee.write_burst = UInt32(clamping: Int64(rate.burst))
+    }
     return message
   }
 }
@@ -119,7 +131,8 @@ extension TokenWire {
   }
 
   public static func encodeCreateTokenRequest(
-    name: String, scope: Scope, prefix: String, expiresInMs: Int64?
+    name: String, scope: Scope, prefix: String, expiresInMs: Int64?,
+    writeRatePerSecond: UInt32? = nil, writeBurst: UInt32? = nil
   ) -> [UInt8] {
     EncodeArena.withArena { arena in
       let request = arena.message(gauge__v1__create_token_request__init)
@@ -130,6 +143,14 @@ extension TokenWire {
       if let expiresInMs {
         request.pointee.has_expires_in_ms = 1
         request.pointee.expires_in_ms = expiresInMs
+      }
+      if let writeRatePerSecond {
+        request.pointee.has_write_rate_per_s = 1
+        request.pointee.write_rate_per_s = writeRatePerSecond
+      }
+      if let writeBurst {
+        request.pointee.has_write_burst = 1
+        request.pointee.write_burst = writeBurst
       }
       return packed(
         request, gauge__v1__create_token_request__get_packed_size,

@@ -9,10 +9,12 @@ import GaugeStore
 enum TokenCommand {
   static let usage = """
     Usage: gauged token create NAME --scope read|write|admin [--prefix PREFIX]
-                               [--expires DURATION] --data-dir DIR
+                               [--expires DURATION] [--rate N/s] [--burst N]
+                               --data-dir DIR
 
     Makes a bearer token in DIR (no gauged may be running on it) and prints its
-    secret, which is shown only this once. DURATION: 30d, 12h, 90m.
+    secret, which is shown only this once. DURATION: 30d, 12h, 90m. --rate and
+    --burst give the token a write rate limit of its own.
     """
 
   /// The exit status and what to print: the secret on success.
@@ -29,6 +31,8 @@ enum TokenCommand {
     var reach = WidgetReach.everything
     var expiresMs: Int64?
     var dataDirectory: String?
+    var rate: UInt32 = 0
+    var burst: UInt32 = 0
     while let flag = rest.popFirst() {
       guard let value = rest.popFirst() else {
         return (2, nil, "gauged token: \(flag) needs a value")
@@ -49,6 +53,17 @@ enum TokenCommand {
           return (2, nil, "gauged token: --expires: \"\(value)\" is not a duration like 30d")
         }
         expiresMs = nowMs + milliseconds
+      case "--rate":
+        let digits = value.hasSuffix("/s") ? String(value.dropLast(2)) : value
+        guard let number = UInt32(digits), number > 0 else {
+          return (2, nil, "gauged token: --rate: \"\(value)\" is not writes per second like 100/s")
+        }
+        rate = number
+      case "--burst":
+        guard let number = UInt32(value), number > 0 else {
+          return (2, nil, "gauged token: --burst: \"\(value)\" is not a whole number above 0")
+        }
+        burst = number
       case "--data-dir":
         dataDirectory = value
       default:
@@ -67,7 +82,11 @@ enum TokenCommand {
     }
     let token = AccessToken(
       name: name, scope: scope, reach: reach, digest: .sha256(of: secret), createdMs: nowMs,
-      expiresMs: expiresMs)
+      expiresMs: expiresMs,
+      writeRate: rate > 0
+        ? TokenBucket.Rate(
+          perSecond: Double(rate), burst: burst > 0 ? Double(burst) : 2 * Double(rate))
+        : nil)
     do {
       try OfflineTokens.create(token, dataDirectory: dataDirectory)
     } catch {

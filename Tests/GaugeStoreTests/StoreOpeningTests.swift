@@ -23,7 +23,7 @@ import Testing
     let persistence = try SQLiteWidgetPersistence(directory: directory.file("a/b"))
     try persistence.close()
     let nested = TemporaryDirectory.existing(directory.file("a/b"))
-    #expect(try rows("SELECT version FROM schema_version", in: nested) == [["3"]])
+    #expect(try rows("SELECT version FROM schema_version", in: nested) == [["4"]])
     #expect(
       try rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", in: nested)
         == [
@@ -43,7 +43,7 @@ import Testing
     #expect(try StoreSchema.migrate(connection) == 0)
     #expect(try StoreSchema.migrate(connection) == StoreSchema.currentVersion)
     connection.close()
-    #expect(try rows("SELECT version FROM schema_version", in: directory) == [["3"]])
+    #expect(try rows("SELECT version FROM schema_version", in: directory) == [["4"]])
   }
 
   @Test func aFileFromANewerGaugedIsRefusedUntouched() throws {
@@ -55,7 +55,7 @@ import Testing
     connection.close()
     let error = openError(directory.path)
     #expect(
-      error?.message.hasSuffix("has schema version 99; this gauged knows versions up to 3") == true)
+      error?.message.hasSuffix("has schema version 99; this gauged knows versions up to 4") == true)
     #expect(try rows("SELECT version FROM schema_version", in: directory) == [["99"]])
   }
 
@@ -133,7 +133,7 @@ extension StoreOpeningTests {
     let reopened = try OpenedStore(directory, clock: clock)
     #expect(try reopened.store.get(id: "w") == put)
     try reopened.persistence.close()
-    #expect(try rows("SELECT version FROM schema_version", in: directory) == [["3"]])
+    #expect(try rows("SELECT version FROM schema_version", in: directory) == [["4"]])
     #expect(try rows("SELECT count(*) FROM value_log", in: directory) == [["0"]])
   }
 }

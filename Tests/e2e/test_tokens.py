@@ -754,6 +754,17 @@ def test_gaugectl_makes_lists_and_revokes_tokens(tokened):
     assert denied.returncode == 1 and "admin" in denied.stderr
     missing = gaugectl(srv, "token", "ls")
     assert missing.returncode == 1 and "token" in missing.stderr.lower()
+    bad_rate = gaugectl(srv, "token", "create", "ctl2", "--scope", "write", "--rate", "fast",
+                        env_token=secrets["admin"])
+    assert bad_rate.returncode == 2 and "--rate" in bad_rate.stderr
+    rated = gaugectl(srv, "--json", "token", "create", "ctl2", "--scope", "write", "--rate",
+                     "100/s", "--burst", "5", env_token=secrets["admin"])
+    assert rated.returncode == 0, rated.stderr
+    assert json.loads(rated.stdout)["secret"].startswith("gd_")
+    listed_rest = httpx.get(f"{base_url(srv)}/tokens", headers=auth(secrets, "admin"),
+                            timeout=TIMEOUT).json()["tokens"]
+    ctl2 = next(t for t in listed_rest if t["name"] == "ctl2")
+    assert (ctl2["write_rate_per_s"], ctl2["write_burst"]) == (100, 5)
     revoked = gaugectl(srv, "token", "revoke", "ctl", env_token=secrets["admin"])
     assert revoked.returncode == 0, revoked.stderr
     after = gaugectl(srv, "get", "team-a-one", token=secret)
@@ -1028,3 +1039,64 @@ def test_an_exposed_server_without_tokens_makes_none_over_the_network():
             assert made.headers["content-type"].startswith("application/problem+json")
     finally:
         srv.stop()
+
+
+def test_a_token_made_with_its_own_write_rate_spends_it(tokened):
+    from gauge.v1 import token_service_pb2 as tpb
+
+    srv, secrets = tokened
+    admin = [("authorization", f"Bearer {secrets['admin']}")]
+    with grpc.insecure_channel(srv.address) as channel:
+        made = token_stub(channel).CreateToken(
+            tpb.CreateTokenRequest(name="slow", scope=tpb.TOKEN_SCOPE_WRITE,
+                                   write_rate_per_s=1, write_burst=2),
+            metadata=admin, timeout=TIMEOUT)
+        assert (made.token.write_rate_per_s, made.token.write_burst) == (1, 2)
+        slow = [("authorization", f"Bearer {made.secret}")]
+        stub = sgrpc.WidgetServiceStub(channel)
+        codes = []
+        for attempt in range(4):
+            try:
+                stub.UpdateWidget(spb.UpdateWidgetRequest(id=SHARED, name=f"slow {attempt}"),
+                                  metadata=slow, timeout=TIMEOUT)
+                codes.append("OK")
+            except grpc.RpcError as err:
+                codes.append(err.code().name)
+        # A burst of 2 at 1 a second: the third and fourth quick writes are refused
+        # (unless the machine stalls for a second between them).
+        assert codes[:2] == ["OK", "OK"] and "RESOURCE_EXHAUSTED" in codes[2:], codes
+        # The server's own limit (1000/s) still holds for the other tokens.
+        for _ in range(5):
+            stub.GetWidget(spb.GetWidgetRequest(id=SHARED), metadata=admin, timeout=TIMEOUT)
+    with httpx.Client(base_url=base_url(srv), timeout=TIMEOUT,
+                      headers=auth(secrets, "admin")) as http:
+        made = http.post("/tokens", json={"name": "slow-rest", "scope": "write",
+                                          "write_rate_per_s": 5})
+        assert made.status_code == 201, made.text
+        assert (made.json()["write_rate_per_s"], made.json()["write_burst"]) == (5, 10)
+        bad = http.post("/tokens", json={"name": "x", "scope": "write", "write_rate_per_s": -1})
+        assert bad.status_code == 422 and bad.json()["errors"][0]["field"] == "write_rate_per_s"
+
+
+def test_an_offline_token_keeps_its_write_rate_across_restarts(tmp_path):
+    if os.environ.get("GAUGED_TARGET"):
+        pytest.skip("starts a gauged of its own")
+    data = tmp_path / "data"
+    slow = create_token(data, "slow", "write", "--rate", "1/s", "--burst", "1")
+    for round_ in range(2):
+        srv = Server(args=["--data-dir", str(data)])
+        srv.start()
+        try:
+            with grpc.insecure_channel(srv.address) as channel:
+                stub = sgrpc.WidgetServiceStub(channel)
+                metadata = [("authorization", f"Bearer {slow}")]
+                stub.PutWidget(spb.PutWidgetRequest(widget=widget(f"slow-{round_}")),
+                               metadata=metadata, timeout=TIMEOUT)
+                with pytest.raises(grpc.RpcError) as refused:
+                    for attempt in range(3):
+                        stub.PutWidget(
+                            spb.PutWidgetRequest(widget=widget(f"slow-{round_}-{attempt}")),
+                            metadata=metadata, timeout=TIMEOUT)
+                assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        finally:
+            assert srv.stop() == 0

@@ -9,18 +9,23 @@ enum TokenCommand: Command {
   static let summary = "make, list and revoke bearer tokens (admin)"
   static let help = """
     Usage: gaugectl token create NAME --scope read|write|admin [--prefix P] [--expires D]
+                                 [--rate N/s] [--burst N]
            gaugectl token ls
            gaugectl token revoke NAME
 
     Managing tokens needs an admin token (--token, or $GAUGED_TOKEN). create
     prints the new token's secret, shown only this once; --prefix limits it to
-    widget ids starting with P; --expires ends it after D (30d, 12h, 90m).
+    widget ids starting with P; --expires ends it after D (30d, 12h, 90m);
+    --rate and --burst give it a write rate limit of its own.
     revoke ends the token's live subscriptions too.
 
     Options:
       --json                 the token (and secret) or the list as JSON
     """
-  static let flags: [FlagSpec] = [FlagSpec("scope"), FlagSpec("prefix"), FlagSpec("expires")]
+  static let flags: [FlagSpec] = [
+    FlagSpec("scope"), FlagSpec("prefix"), FlagSpec("expires"), FlagSpec("rate"),
+    FlagSpec("burst"),
+  ]
 
   static func run(_ arguments: Arguments, _ options: GlobalOptions, _ environment: [String: String])
     throws(CLIError) -> ExitCode
@@ -66,9 +71,24 @@ enum TokenCommand: Command {
       }
       expiresInMs = Int64(duration / .milliseconds(1))
     }
+    var rate: UInt32?
+    if let text = arguments.value("rate") {
+      let digits = text.hasSuffix("/s") ? String(text.dropLast(2)) : text
+      guard let number = UInt32(digits), number > 0 else {
+        throw .usage("--rate: \"\(text)\" is not a number of writes per second like 100/s")
+      }
+      rate = number
+    }
+    var burst: UInt32?
+    if let text = arguments.value("burst") {
+      guard let number = UInt32(text), number > 0 else {
+        throw .usage("--burst: \"\(text)\" is not a whole number above 0")
+      }
+      burst = number
+    }
     let (token, secret) = try WidgetClient(options).createToken(
       name: name, scope: scope, prefix: arguments.value("prefix") ?? "",
-      expiresInMs: expiresInMs)
+      expiresInMs: expiresInMs, writeRatePerSecond: rate, writeBurst: burst)
     if options.json {
       Console.out(
         JSONWriter.pretty(.object(members(token) + [("secret", .string(secret))])) + "\n")

@@ -82,11 +82,13 @@ final class WidgetClient {
 
   static let tokenService = "/gauge.v1.TokenService/"
 
-  func createToken(name: String, scope: Scope, prefix: String, expiresInMs: Int64?)
-    throws(CLIError) -> (token: TokenWire.Listed, secret: String)
-  {
+  func createToken(
+    name: String, scope: Scope, prefix: String, expiresInMs: Int64?,
+    writeRatePerSecond: UInt32? = nil, writeBurst: UInt32? = nil
+  ) throws(CLIError) -> (token: TokenWire.Listed, secret: String) {
     let request = TokenWire.encodeCreateTokenRequest(
-      name: name, scope: scope, prefix: prefix, expiresInMs: expiresInMs)
+      name: name, scope: scope, prefix: prefix, expiresInMs: expiresInMs,
+      writeRatePerSecond: writeRatePerSecond, writeBurst: writeBurst)
     let bytes = try call(
       "CreateToken", request, doing: "create token \(name)", service: Self.tokenService)
     return try decode(bytes, TokenWire.decodeCreateTokenResponse)

@@ -10,10 +10,13 @@ public struct AccessToken: Sendable, Equatable {
   public var lastUsedMs: Int64?
   /// nil: never expires.
   public var expiresMs: Int64?
+  /// Its own write rate limit; nil: the server's.
+  public var writeRate: TokenBucket.Rate?
 
   public init(
     name: String, scope: Scope, reach: WidgetReach = .everything, digest: TokenDigest,
-    createdMs: Int64, lastUsedMs: Int64? = nil, expiresMs: Int64? = nil
+    createdMs: Int64, lastUsedMs: Int64? = nil, expiresMs: Int64? = nil,
+    writeRate: TokenBucket.Rate? = nil
   ) {
     self.name = name
     self.scope = scope
@@ -22,6 +25,7 @@ public struct AccessToken: Sendable, Equatable {
     self.createdMs = createdMs
     self.lastUsedMs = lastUsedMs
     self.expiresMs = expiresMs
+    self.writeRate = writeRate
   }
 
   public func hasExpired(atMs now: Int64) -> Bool {

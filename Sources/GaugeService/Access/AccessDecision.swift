@@ -17,11 +17,17 @@ public struct AccessGrant: Sendable, Equatable {
   /// client address's when it has no token and such callers are limited;
   /// nil for none.
   public var rateKey: String?
+  /// The token's own write rate limit; nil: the server's.
+  public var writeRate: TokenBucket.Rate?
 
-  public init(reach: WidgetReach, tokenName: String?, rateKey: String? = nil) {
+  public init(
+    reach: WidgetReach, tokenName: String?, rateKey: String? = nil,
+    writeRate: TokenBucket.Rate? = nil
+  ) {
     self.reach = reach
     self.tokenName = tokenName
     self.rateKey = rateKey ?? tokenName
+    self.writeRate = writeRate
   }
 
   public static let everything = AccessGrant(reach: .everything, tokenName: nil)

@@ -52,7 +52,8 @@ public final class AccessGate: Sendable {
           .forbidden(
             "the token \"\(token.name)\" has scope \(token.scope); this needs \(needed)"))
       }
-      return .granted(AccessGrant(reach: token.reach, tokenName: token.name))
+      return .granted(
+        AccessGrant(reach: token.reach, tokenName: token.name, writeRate: token.writeRate))
     }
   }
 }

@@ -93,7 +93,7 @@ public struct GuardedService: GRPCService {
           ?? base.makeHandler(method: method, call: call)
       }
       if let limiter, let kind = access.rateKind,
-        case .refused(let wait) = limiter.take(kind, key: key)
+        case .refused(let wait) = limiter.take(kind, key: key, writeRate: grant.writeRate)
       {
         return RefusedCallHandler(
           call: call, status: RateLimiter.exhausted(kind, retryAfterNanoseconds: wait))

@@ -56,9 +56,14 @@ public final class RateLimiter: Sendable {
     self.clock = clock
   }
 
-  /// Takes one request of `kind` from `key`'s bucket.
-  public func take(_ kind: Kind, key: String) -> TokenBucket.Decision {
-    guard let rate = rate(kind) else { return .allowed }
+  /// Takes one request of `kind` from `key`'s bucket; `writeRate` is the
+  /// token's own, when it has one.
+  public func take(_ kind: Kind, key: String, writeRate: TokenBucket.Rate? = nil)
+    -> TokenBucket.Decision
+  {
+    guard let rate = kind == .writes ? (writeRate ?? limits.writes) : limits.reads else {
+      return .allowed
+    }
     let now = clock()
     return buckets.withLock { all in
       var entry = all[key] ?? Buckets()
@@ -72,10 +77,10 @@ public final class RateLimiter: Sendable {
 
   /// How many of `count` writes `key` may make now (the first ones), and
   /// when the rest could be tried again.
-  public func admitWrites(_ count: Int, key: String) -> (
-    admitted: Int, retryAfterNanoseconds: UInt64
-  ) {
-    guard let rate = limits.writes else { return (count, 0) }
+  public func admitWrites(_ count: Int, key: String, rate writeRate: TokenBucket.Rate? = nil)
+    -> (admitted: Int, retryAfterNanoseconds: UInt64)
+  {
+    guard let rate = writeRate ?? limits.writes else { return (count, 0) }
     let now = clock()
     return buckets.withLock { all in
       var entry = all[key] ?? Buckets()
@@ -123,13 +128,6 @@ public final class RateLimiter: Sendable {
     return "address:" + peer[..<colon]
   }
 
-  private func rate(_ kind: Kind) -> TokenBucket.Rate? {
-    switch kind {
-    case .writes: limits.writes
-    case .reads: limits.reads
-    }
-  }
-
   private func bucket(_ kind: Kind, of entry: Buckets) -> TokenBucket? {
     switch kind {
     case .writes: entry.writes
@@ -161,6 +159,7 @@ public final class RateLimiter: Sendable {
 struct WriteAllowance {
   let limiter: RateLimiter
   let key: String
+  let rate: TokenBucket.Rate?
 }
 
 /// One open subscription counted against its token; gives its place back

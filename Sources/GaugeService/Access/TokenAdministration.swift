@@ -29,9 +29,11 @@ public struct TokenAdministration: Sendable {
 
   /// `scope` nil when the request named none (or one this server does not
   /// know); `expiresInMs` 0 for never.
-  public func create(name: String, scope: Scope?, prefix: String, expiresInMs: Int64)
-    -> Result<(token: AccessToken, secret: String), Failure>
-  {
+  /// `writeRate` nil: the server's write rate limit.
+  public func create(
+    name: String, scope: Scope?, prefix: String, expiresInMs: Int64,
+    writeRate: TokenBucket.Rate? = nil
+  ) -> Result<(token: AccessToken, secret: String), Failure> {
     let violations = Self.violations(
       name: name, scope: scope, prefix: prefix, expiresInMs: expiresInMs)
     guard violations.isEmpty, let scope else { return .failure(.invalid(violations)) }
@@ -45,7 +47,7 @@ public struct TokenAdministration: Sendable {
     let token = AccessToken(
       name: name, scope: scope, reach: WidgetReach(prefix: prefix),
       digest: .sha256(of: secret), createdMs: now,
-      expiresMs: expiresInMs > 0 ? now + expiresInMs : nil)
+      expiresMs: expiresInMs > 0 ? now + expiresInMs : nil, writeRate: writeRate)
     guard registry.add(token) else {
       return .failure(.alreadyExists("a token named \"\(name)\" exists already"))
     }
@@ -56,6 +58,14 @@ public struct TokenAdministration: Sendable {
       return .failure(.unavailable("the token was not stored: \(error.message)"))
     }
     return .success((token, secret))
+  }
+
+  /// A token's own write limit from a request's two numbers (0: absent):
+  /// nil without a rate; the burst twice the rate unless given.
+  public static func writeRate(perSecond: UInt32, burst: UInt32) -> TokenBucket.Rate? {
+    guard perSecond > 0 else { return nil }
+    return TokenBucket.Rate(
+      perSecond: Double(perSecond), burst: burst > 0 ? Double(burst) : 2 * Double(perSecond))
   }
 
   /// Every rule a new token's fields break, in field order.

@@ -47,7 +47,9 @@ public struct TokenService: GRPCService {
     }
     return administration.create(
       name: request.name ?? "", scope: request.scope.flatMap { Scope(rawValue: Int($0)) },
-      prefix: request.prefix, expiresInMs: request.expiresInMs
+      prefix: request.prefix, expiresInMs: request.expiresInMs,
+      writeRate: TokenAdministration.writeRate(
+        perSecond: request.writeRatePerSecond, burst: request.writeBurst)
     )
     .map { TokenWire.encodeCreateTokenResponse($0.token, secret: $0.secret) }
     .mapError(\.grpcStatus)

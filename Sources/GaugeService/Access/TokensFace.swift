@@ -5,7 +5,7 @@ import WidgetJSON
 
 /// `/tokens` in the REST face (admin only): `GET /tokens` lists them
 /// without secrets, `POST /tokens` with `{"name", "scope", "prefix",
-/// "expires_in_ms"}` makes one and answers its secret once (201),
+/// "expires_in_ms", "write_rate_per_s", "write_burst"}` makes one and answers its secret once (201),
 /// `DELETE /tokens/{name}` revokes one (204).
 public struct TokensFace: Sendable {
   public static let path = "/tokens"
@@ -75,16 +75,24 @@ public struct TokensFace: Sendable {
     let name = text("name") ?? ""
     let scopeText = text("scope")
     let prefix = text("prefix") ?? ""
-    var expiresInMs: Int64 = 0
-    switch body["expires_in_ms"] {
-    case nil, .null?: break
-    case .number(let number)? where number >= 0 && number < 1e15 && number.rounded() == number:
-      expiresInMs = Int64(number)
-    case let other?:
-      violations.append(
-        FieldViolation(
-          field: "expires_in_ms", description: "must be a whole number ≥ 0, not \(other.kind)"))
+    func whole(_ key: String, below limit: Double) -> Double {
+      switch body[key] {
+      case nil, .null?: return 0
+      case .number(let number)? where number >= 0 && number < limit && number.rounded() == number:
+        return number
+      case let other?:
+        violations.append(
+          FieldViolation(
+            field: key,
+            description: "must be a whole number from 0 to \(JSONWriter.format(limit - 1)), "
+              + "not \(JSONWriter.compact(other))"))
+        return 0
+      }
     }
+    let expiresInMs = Int64(whole("expires_in_ms", below: 1e15))
+    let writeRate = TokenAdministration.writeRate(
+      perSecond: UInt32(whole("write_rate_per_s", below: 4_294_967_296)),
+      burst: UInt32(whole("write_burst", below: 4_294_967_296)))
     let scope = scopeText.flatMap { Scope(name: $0) }
     violations += TokenAdministration.violations(
       name: name, scope: scope, prefix: prefix, expiresInMs: expiresInMs)
@@ -92,7 +100,7 @@ public struct TokensFace: Sendable {
       throw RESTProblem(invalid: violations.sorted { $0.field < $1.field })
     }
     let made = administration.create(
-      name: name, scope: scope, prefix: prefix, expiresInMs: expiresInMs)
+      name: name, scope: scope, prefix: prefix, expiresInMs: expiresInMs, writeRate: writeRate)
     switch made {
     case .failure(let failure): throw RESTProblem(failure.problem)
     case .success(let (token, secret)):
@@ -112,6 +120,10 @@ public struct TokensFace: Sendable {
     }
     if let expires = token.expiresMs {
       members.append(("expires", .string(RFC3339Time.format(unixMilliseconds: expires))))
+    }
+    if let rate = token.writeRate {
+      members.append(("write_rate_per_s", .number(rate.perSecond)))
+      members.append(("write_burst", .number(rate.burst)))
     }
     return .object(members)
   }

@@ -69,7 +69,8 @@ final class PublishValuesHandler: RPCHandler {
   private func applyBatch() {
     guard !batch.isEmpty else { return }
     if let allowance {
-      let (admitted, retryAfter) = allowance.limiter.admitWrites(batch.count, key: allowance.key)
+      let (admitted, retryAfter) = allowance.limiter.admitWrites(
+        batch.count, key: allowance.key, rate: allowance.rate)
       if admitted < batch.count {
         let status = RateLimiter.exhausted(.writes, retryAfterNanoseconds: retryAfter)
         for offset in admitted..<batch.count {

@@ -83,7 +83,7 @@ public final class WebRouter: HTTPResponder {
         scope != .admin
       {
         let kind: RateLimiter.Kind = scope == .read ? .reads : .writes
-        if case .refused(let wait) = limiter.take(kind, key: key) {
+        if case .refused(let wait) = limiter.take(kind, key: key, writeRate: grant.writeRate) {
           let metered = MeteredExchange.wrap(exchange, face: "auth", route: "rate limited")
           return metered.respond(Self.tooManyRequests(kind, retryAfterNanoseconds: wait))
         }
