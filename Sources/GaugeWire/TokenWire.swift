@@ -116,10 +116,13 @@ extension TokenWire {
     public var createdMs: Int64
     public var lastUsedMs: Int64?
     public var expiresMs: Int64?
+    /// Its own write limit, when it has one.
+    public var writeRatePerSecond: UInt32?
+    public var writeBurst: UInt32?
 
     public init(
       name: String, scope: Scope?, prefix: String, createdMs: Int64, lastUsedMs: Int64? = nil,
-      expiresMs: Int64? = nil
+      expiresMs: Int64? = nil, writeRatePerSecond: UInt32? = nil, writeBurst: UInt32? = nil
     ) {
       self.name = name
       self.scope = scope
@@ -127,6 +130,8 @@ extension TokenWire {
       self.createdMs = createdMs
       self.lastUsedMs = lastUsedMs
       self.expiresMs = expiresMs
+      self.writeRatePerSecond = writeRatePerSecond
+      self.writeBurst = writeBurst
     }
   }
 
@@ -204,6 +209,8 @@ extension TokenWire {
       prefix: optionalString(token.prefix) ?? "",
       createdMs: token.created_ms,
       lastUsedMs: token.has_last_used_ms != 0 ? token.last_used_ms : nil,
-      expiresMs: token.has_expires_ms != 0 ? token.expires_ms : nil)
+      expiresMs: token.has_expires_ms != 0 ? token.expires_ms : nil,
+      writeRatePerSecond: token.has_write_rate_per_s != 0 ? token.write_rate_per_s : nil,
+      writeBurst: token.has_write_burst != 0 ? token.write_burst : nil)
   }
 }

@@ -765,6 +765,10 @@ def test_gaugectl_makes_lists_and_revokes_tokens(tokened):
                             timeout=TIMEOUT).json()["tokens"]
     ctl2 = next(t for t in listed_rest if t["name"] == "ctl2")
     assert (ctl2["write_rate_per_s"], ctl2["write_burst"]) == (100, 5)
+    listed_ctl = json.loads(gaugectl(srv, "--json", "token", "ls",
+                                     env_token=secrets["admin"]).stdout)
+    assert {"name": "ctl2", "write_rate_per_s": 100, "write_burst": 5}.items() <= next(
+        t for t in listed_ctl if t["name"] == "ctl2").items()
     revoked = gaugectl(srv, "token", "revoke", "ctl", env_token=secrets["admin"])
     assert revoked.returncode == 0, revoked.stderr
     after = gaugectl(srv, "get", "team-a-one", token=secret)

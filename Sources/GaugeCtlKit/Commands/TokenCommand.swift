@@ -110,6 +110,9 @@ enum TokenCommand: Command {
       line += "  created \(Timestamp.utc(ms: token.createdMs))"
       if let used = token.lastUsedMs { line += "  used \(Timestamp.utc(ms: used))" }
       if let expires = token.expiresMs { line += "  expires \(Timestamp.utc(ms: expires))" }
+      if let rate = token.writeRatePerSecond {
+        line += "  writes \(rate)/s burst \(token.writeBurst.map(String.init) ?? "?")"
+      }
       Console.out(line + "\n")
     }
     return .ok
@@ -129,6 +132,10 @@ enum TokenCommand: Command {
     }
     if let expires = token.expiresMs {
       members.append(("expires", .string(Timestamp.utc(ms: expires))))
+    }
+    if let rate = token.writeRatePerSecond {
+      members.append(("write_rate_per_s", .number(Double(rate))))
+      members.append(("write_burst", token.writeBurst.map { .number(Double($0)) } ?? .null))
     }
     return members
   }
