@@ -144,11 +144,16 @@ let package = Package(
       dependencies: ["GRPCClient", "GRPCCore", "GaugeIO", "GaugeWire", "GaugeDomain"],
       swiftSettings: strict
     ),
+    // Bearer tokens: secrets and their SHA-256 digests (libcrypto), the
+    // registry requests are checked against, reading a request's token.
+    .target(
+      name: "GaugeAuth", dependencies: ["GaugeDomain", "GRPCCore", "COpenSSL"],
+      swiftSettings: strict),
     // gauge.v1.WidgetService handlers.
     .target(
       name: "GaugeService",
       dependencies: [
-        "GRPCCore",
+        "GRPCCore", "GaugeAuth",
         "WidgetJSON", "GaugeDomain", "GaugeWire", "GRPCTransport", "GaugeJSON", "ProtoJSON",
         "GaugeProtos", "GaugeWebAssets", "GaugeMetrics", "GaugeLog",
       ],
@@ -197,7 +202,7 @@ let package = Package(
       name: "gauged",
       dependencies: [
         "GaugeService", "GRPCTransport", "GaugeIO", "GaugeDomain", "GRPCStandardServices",
-        "GaugeStore", "GaugeMetrics", "GaugeLog", "GaugeTLS",
+        "GaugeStore", "GaugeMetrics", "GaugeLog", "GaugeTLS", "GaugeAuth",
       ],
       swiftSettings: strict
     ),
@@ -235,7 +240,7 @@ let package = Package(
       dependencies: [
         "GRPCClient", "GRPCCore", "GRPCTransport", "GRPCTransportTesting", "GaugeService",
         "GRPCStandardServices", "GaugeDomain", "GaugeWire", "GaugeStore", "GaugeCtlKit",
-        "GaugeIO", "GaugeJSON", "WidgetJSON",
+        "GaugeIO", "GaugeJSON", "WidgetJSON", "GaugeAuth",
       ],
       swiftSettings: strict
     ),
@@ -248,6 +253,8 @@ let package = Package(
     .testTarget(name: "GaugeMetricsTests", dependencies: ["GaugeMetrics"], swiftSettings: strict),
     .testTarget(name: "GaugeLogTests", dependencies: ["GaugeLog"], swiftSettings: strict),
     .testTarget(name: "GaugeDomainTests", dependencies: ["GaugeDomain"], swiftSettings: strict),
+    .testTarget(
+      name: "GaugeAuthTests", dependencies: ["GaugeAuth", "GaugeDomain"], swiftSettings: strict),
     .testTarget(
       name: "ProtoJSONTests", dependencies: ["ProtoJSON", "GaugeProtos", "CProtobufC"],
       swiftSettings: strict),

@@ -24,6 +24,9 @@ public enum WidgetError: Error, Sendable, Equatable {
   /// The id is under a prefix the server keeps for its own widgets, which
   /// clients may read but not write (`ReservedPrefixStore`).
   case readOnly(id: String, prefix: String)
+  /// The caller's token is limited to ids starting with `prefix`, and `id`
+  /// (or a listing's prefix) lies outside. Nothing was read or applied.
+  case outsideReach(id: String, prefix: String)
 
   /// One line for `grpc-message`: `field: rule; field: rule`.
   public var message: String {
@@ -43,6 +46,8 @@ public enum WidgetError: Error, Sendable, Equatable {
     case .readOnly(let id, let prefix):
       "widget \"\(id)\" is read-only: ids starting with \"\(prefix)\" are the server's own "
         + "gauges"
+    case .outsideReach(let id, let prefix):
+      "\"\(id)\" is outside this token's prefix \"\(prefix)\""
     }
   }
 }

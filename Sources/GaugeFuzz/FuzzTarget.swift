@@ -12,6 +12,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   case http1
   /// Bodies for the REST face's PUT, PATCH and POST /values.
   case restjson
+  /// `--tokens-file` lines, `authorization` values, cookies and scopes.
+  case tokens
 
   public func run(_ data: [UInt8]) throws(FuzzFinding) {
     switch self {
@@ -21,6 +23,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .json: try JSONHarness.run(data)
     case .http1: try HTTP1Harness.run(data)
     case .restjson: try RESTJSONHarness.run(data)
+    case .tokens: try TokensHarness.run(data)
     }
   }
 }

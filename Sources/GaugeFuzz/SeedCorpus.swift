@@ -41,8 +41,20 @@ public enum SeedCorpus {
       return http1Inputs
     case .restjson:
       return restDocuments.enumerated().map { ("document-\($0.offset)", Array($0.element.utf8)) }
+    case .tokens:
+      return tokenInputs.enumerated().map { ("tokens-\($0.offset)", Array($0.element.utf8)) }
     }
   }
+
+  static let tokenInputs = [
+    "# name scope[:prefix] sha256\nops admin " + String(repeating: "ab", count: 32)
+      + "\nci write:team- " + String(repeating: "0F", count: 32) + "\n\nro read "
+      + String(repeating: "9", count: 64),
+    "Bearer " + TokensHarness.secret,
+    "bearer   gd_short  \nBasic dXNlcjpwYXNz\nBearer",
+    "a=b; gauged_token=" + TokensHarness.secret + "; c=d",
+    "ci root:x " + String(repeating: "ab", count: 32) + "\nc/i read \t abc\nadmin\nWrite",
+  ]
 
   static let jsonDocuments = [
     #"{"id": "cpu", "name": "CPU load", "content": {"gauge": {"value": 42.5, "min_value": 0, "#

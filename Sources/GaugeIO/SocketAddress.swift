@@ -29,6 +29,23 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
     unixPath == nil ? description : "localhost"
   }
 
+  /// True for addresses only this machine can reach: 127.0.0.0/8, ::1,
+  /// IPv4-mapped loopback, and Unix domain sockets.
+  public var isLocalOnly: Bool {
+    switch host {
+    case .ipv4(let word):
+      return UInt32(bigEndian: word) >> 24 == 127
+    case .ipv6(let high, let low, _):
+      // Both words hold the address's bytes in memory order.
+      let bytes = withUnsafeBytes(of: (high, low)) { Array($0) }
+      if bytes[0..<15].allSatisfy({ $0 == 0 }), bytes[15] == 1 { return true }
+      let mapped = bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff
+      return mapped && bytes[12] == 127
+    case .unixDomain:
+      return true
+    }
+  }
+
   /// `sun_path` holds 108 bytes with the terminating NUL.
   public static let maxUnixPathBytes = 107
 

@@ -35,9 +35,10 @@ extension WidgetError {
       return GRPCStatus(.failedPrecondition, message)
     case .alreadyExists:
       return GRPCStatus(.alreadyExists, message)
-    case .readOnly:
-      // The caller may never write these ids, whatever state they are in:
-      // permission, not a precondition a retry could meet.
+    case .readOnly, .outsideReach:
+      // The caller may never write these ids (the server's own, or outside
+      // its token's prefix), whatever state they are in: permission, not a
+      // precondition a retry could meet.
       return GRPCStatus(.permissionDenied, message)
     }
   }

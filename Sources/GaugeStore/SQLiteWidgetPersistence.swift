@@ -18,6 +18,10 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
   public let databasePath: String
   /// The state the file held, for `InMemoryWidgetStore` to start from.
   public let loadedTable: WidgetTable
+  /// How long a connection waits for another's commit before failing.
+  static let busyTimeoutMs = 5000
+  /// The bearer tokens in the file, read at start.
+  public let loadedTokens: [AccessToken]
 
   private let options: StoreOptions
   private let queue = Mutex(WriteQueue())
@@ -45,6 +49,9 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
       connection = try SQLiteConnection(path: databasePath)
       journalMode = try connection.pragma("PRAGMA journal_mode = WAL")
       try connection.execute("PRAGMA synchronous = FULL")
+      // Token changes commit on a connection of their own
+      // (`SQLiteTokenPersistence`): wait for them rather than fail.
+      try connection.execute("PRAGMA busy_timeout = \(Self.busyTimeoutMs)")
       // The value log's pages are freed at each compaction and written
       // again by the next commits. A checkpoint copies each page's latest
       // frame once, so the longer the WAL between checkpoints (64 MiB
@@ -59,6 +66,7 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
         "cannot use WAL mode for \(databasePath) (the journal mode stays \(journalMode ?? "?"))")
     }
     try StoreSchema.migrate(connection)
+    let tokens = try TokenRows.load(from: connection)
     var stored = try StoredState.load(from: connection)
     let now = options.clock()
     if !stored.cleanShutdown {
@@ -76,6 +84,7 @@ public final class SQLiteWidgetPersistence: WidgetPersistence {
     }
 
     self.databasePath = databasePath
+    self.loadedTokens = tokens
     self.loadedTable = stored.table(
       expiringRemovalsBefore: now / 1000 - options.tombstoneRetentionMs)
     self.options = options

@@ -38,6 +38,25 @@ enum StoreSchema {
     // Value-only changes, one packed row per commit (see `ValueLog`),
     // folded into `widgets` by compaction and replayed at start.
     ["CREATE TABLE value_log (seq INTEGER PRIMARY KEY, changes BLOB NOT NULL)"],
+    // Bearer tokens (see `TokenRows`): never a secret, only its SHA-256.
+    [
+      """
+      CREATE TABLE tokens (
+        name TEXT PRIMARY KEY NOT NULL,
+        scope TEXT NOT NULL,
+        prefix TEXT NOT NULL, -- empty: every widget
+        sha256 BLOB NOT NULL UNIQUE,
+        created_ms INTEGER NOT NULL,
+        last_used_ms INTEGER,
+        expires_ms INTEGER
+      ) WITHOUT ROWID
+      """
+    ],
+    // A token's own write rate limit (NULL: the server's).
+    [
+      "ALTER TABLE tokens ADD COLUMN write_rate_per_s INTEGER",
+      "ALTER TABLE tokens ADD COLUMN write_burst INTEGER",
+    ],
   ]
 
   static var currentVersion: Int { migrations.count }

@@ -40,6 +40,38 @@ public enum StatusDetailsWire {
     }
   }
 
+  static let retryInfoTypeURL = "type.googleapis.com/google.rpc.RetryInfo"
+
+  /// A Status whose one detail is a `google.rpc.RetryInfo`: when the
+  /// refused request may be tried again.
+  public static func encodeRetryInfo(
+    code: Int32, message: String, retryAfterNanoseconds: UInt64
+  ) -> [UInt8] {
+    EncodeArena.withArena { arena in
+      let delay = arena.message(google__protobuf__duration__init)
+      delay.pointee.has_seconds = 1
+      delay.pointee.seconds = Int64(retryAfterNanoseconds / 1_000_000_000)
+      delay.pointee.has_nanos = 1
+      delay.pointee.nanos = Int32(retryAfterNanoseconds % 1_000_000_000)
+      let retryInfo = arena.message(google__rpc__retry_info__init)
+      retryInfo.pointee.retry_delay = delay
+
+      let detail = arena.message(google__protobuf__any__init)
+      detail.pointee.type_url = arena.cString(retryInfoTypeURL)
+      let size = google__rpc__retry_info__get_packed_size(retryInfo)
+      let value = arena.allocate(byteCount: max(size, 1), alignment: 1).bindMemory(
+        to: UInt8.self, capacity: max(size, 1))
+      detail.pointee.has_value = 1
+      detail.pointee.value = ProtobufCBinaryData(
+        len: google__rpc__retry_info__pack(retryInfo, value), data: value)
+
+      let status = status(code: code, message: message, in: &arena)
+      status.pointee.n_details = 1
+      status.pointee.details = arena.array(of: [Optional(detail)])
+      return packed(status, google__rpc__status__get_packed_size, google__rpc__status__pack)
+    }
+  }
+
   /// A Status with no details.
   public static func encodeStatus(code: Int32, message: String) -> [UInt8] {
     EncodeArena.withArena { arena in

@@ -1,6 +1,8 @@
 import GRPCTransport
+import GaugeDomain
 import GaugeIO
 import GaugeLog
+import GaugeService
 import GaugeStore
 
 /// gauged's command line.
@@ -37,6 +39,13 @@ struct Options {
   var logLevel = LogLevel.info
   /// `--access-log`: one line per call or request, for this share of them.
   var accessLogSample: Double?
+  /// `--tokens-file`: the tokens of a `--memory` server.
+  var tokensFile: String?
+  /// `--allow-unauthenticated`: serve without tokens on addresses other
+  /// machines can reach.
+  var allowUnauthenticated = false
+  /// Requests per second per token: writes (with their burst) and reads.
+  var rateLimits = RateLimiter.Limits.standard
 
   static let defaultListen = "127.0.0.1:50051"
 
@@ -132,8 +141,35 @@ struct Options {
       --access-log-sample FRACTION
                                  Log only this share of them, above 0 and at most 1
                                  (default 1), for high rates.
+      --tokens-file FILE         With --memory: the bearer tokens accepted, one per
+                                 line as NAME SCOPE[:PREFIX] SHA256-HEX (SCOPE read,
+                                 write or admin; PREFIX limits the token to widget
+                                 ids starting with it). With --data-dir, tokens
+                                 live in the data directory (gauged token create).
+      --rate-limit-writes N/s    Writes per second each token may make: calls, REST
+                                 writes, PublishValues values (default 1000/s, or
+                                 off). Over it: RESOURCE_EXHAUSTED with RetryInfo,
+                                 HTTP 429 with Retry-After.
+      --rate-burst N             Writes a token may make at once (default twice the
+                                 rate).
+      --rate-limit-reads N/s     Reads and subscriptions per second each token may
+                                 start (default 10000/s, or off).
+      --max-subscriptions N      Subscriptions and event streams each token may
+                                 hold open at once (default 100).
+      --allow-unauthenticated    Serve without tokens on addresses other machines
+                                 can reach; each client address then gets the
+                                 rate limits a token would. Without tokens, gauged
+                                 otherwise serves only on loopback addresses and
+                                 Unix sockets.
       --version                  Print the version and exit.
       -h, --help                 Print this help and exit.
+
+    Tokens: gauged token create NAME --scope read|write|admin [--prefix P]
+    [--expires DURATION] --data-dir DIR makes a token offline (no gauged may be
+    running on DIR) and prints its secret once. Clients send it as
+    authorization: Bearer gd_...; browsers may trade it for a cookie at
+    POST /login. Health and the pages are open; reading needs read, writing
+    write.
 
     Limits:
       --max-message-bytes N      Largest request message accepted (default 4194304),
@@ -190,6 +226,10 @@ struct Options {
     var corsOrigins: [String] = []
     var sampleGiven: Double?
     var previousFlag = ""
+    var rateWrites: Double? = RateLimiter.Limits.standard.writes?.perSecond
+    var rateReads: Double? = RateLimiter.Limits.standard.reads?.perSecond
+    var rateBurst: Double? = nil
+    var maxSubscriptions = RateLimiter.Limits.standard.subscriptions
     while let argument = rest.popFirst() {
       var flag = argument
       defer { previousFlag = flag }
@@ -217,6 +257,8 @@ struct Options {
           return .exit(code: 2, message: "gauged: --plaintext must follow the --listen it marks")
         }
         options.plaintextListen.insert(options.listen.count - 1)
+      case "--allow-unauthenticated":
+        options.allowUnauthenticated = true
         continue
       default:
         break
@@ -325,6 +367,33 @@ struct Options {
       case "--self-widgets":
         guard text == "on" || text == "off" else { return invalid("on or off") }
         options.selfWidgets = text == "on"
+      case "--rate-limit-writes", "--rate-limit-reads":
+        let rate: Double?
+        if text == "off" {
+          rate = nil
+        } else {
+          let digits = text.hasSuffix("/s") ? String(text.dropLast(2)) : text
+          guard let number = Int(digits), (1...100_000_000).contains(number) else {
+            return invalid("N/s (1 to 100000000) or off")
+          }
+          rate = Double(number)
+        }
+        if flag == "--rate-limit-writes" {
+          rateWrites = rate
+        } else {
+          rateReads = rate
+        }
+      case "--max-subscriptions":
+        guard let number, (1...1_000_000).contains(number) else { return invalid("1...1000000") }
+        maxSubscriptions = number
+      case "--rate-burst":
+        guard let number, (1...1_000_000_000).contains(number) else {
+          return invalid("1...1000000000")
+        }
+        rateBurst = Double(number)
+      case "--tokens-file":
+        guard !text.isEmpty else { return .exit(code: 2, message: "gauged: \(flag) needs a value") }
+        options.tokensFile = text
       case "--metrics-listen":
         do {
           options.metricsListen = try SocketAddress(parsing: text)
@@ -364,6 +433,18 @@ struct Options {
     if !options.metrics, options.metricsListen != nil {
       return .exit(code: 2, message: "gauged: --metrics-listen has no effect with --metrics off")
     }
+    // The burst is the writes'; reads get ten times their rate, or twice it.
+    let writeBurst = rateBurst ?? rateWrites.map { 2 * $0 } ?? 0
+    options.rateLimits = RateLimiter.Limits(
+      writes: rateWrites.map { TokenBucket.Rate(perSecond: $0, burst: writeBurst) },
+      reads: rateReads.map { TokenBucket.Rate(perSecond: $0, burst: max(2 * $0, writeBurst)) },
+      subscriptions: maxSubscriptions)
+    if !options.memoryOnly, options.tokensFile != nil {
+      return .exit(
+        code: 2,
+        message: "gauged: --tokens-file is for --memory servers; with --data-dir, tokens live"
+          + " in the data directory (gauged token create NAME --scope SCOPE --data-dir DIR)")
+    }
     if options.memoryOnly, let flag = diskFlags.first {
       return .exit(code: 2, message: "gauged: \(flag) has no effect with --memory")
     }
@@ -398,6 +479,8 @@ struct Options {
     "--keepalive-interval", "--keepalive-timeout", "--min-ping-interval", "--shutdown-grace",
     "--cors-origin", "--metrics", "--metrics-listen", "--self-widgets", "--log-format",
     "--log-level", "--access-log-sample", "--tls-cert", "--tls-key", "--tls-client-ca",
+    "--tokens-file", "--rate-limit-writes", "--rate-limit-reads", "--rate-burst",
+    "--max-subscriptions",
   ]
 }
 

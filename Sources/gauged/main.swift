@@ -1,5 +1,6 @@
 import GRPCStandardServices
 import GRPCTransport
+import GaugeAuth
 import GaugeDomain
 import GaugeIO
 import GaugeLog
@@ -7,6 +8,15 @@ import GaugeService
 import GaugeStore
 import GaugeTLS
 import Glibc
+
+// `gauged token create ...` works on a data directory and exits.
+if CommandLine.arguments.dropFirst().first == "token" {
+  let outcome = TokenCommand.run(
+    Array(CommandLine.arguments.dropFirst(2)), nowMs: WallClock.unixMilliseconds())
+  if let out = outcome.out { LineConsole.out(out) }
+  if let err = outcome.err { LineConsole.error(err) }
+  exit(outcome.code)
+}
 
 let options: Options
 switch Options.parse(Array(CommandLine.arguments.dropFirst())) {
@@ -74,6 +84,47 @@ if options.memoryOnly {
     exit(1)
   }
 }
+// The bearer tokens: the data directory's, or --tokens-file's for --memory.
+let tokens: [AccessToken]
+if let persistence {
+  tokens = persistence.loadedTokens
+} else if let path = options.tokensFile {
+  switch TokenSource.read(file: path, nowMs: WallClock.unixMilliseconds()) {
+  case .success(let read): tokens = read
+  case .failure(let failure):
+    LineConsole.error("gauged: \(failure.message)")
+    exit(2)
+  }
+} else {
+  tokens = []
+}
+// Without tokens anyone who reaches a listener may change every widget:
+// only this machine may, unless the operator says otherwise.
+let reachable = (options.listenAddresses + [options.metricsListen].compactMap { $0 })
+  .filter { !$0.isLocalOnly }
+if tokens.isEmpty, !options.allowUnauthenticated, let exposed = reachable.first {
+  LineConsole.error(
+    "gauged: no tokens are configured, and \(exposed) can be reached from other machines;"
+      + " create one (gauged token create NAME --scope admin --data-dir DIR, or --tokens-file"
+      + " with --memory), or pass --allow-unauthenticated to serve it without authentication")
+  _ = try? persistence?.close()
+  exit(2)
+}
+let gate = AccessGate(registry: TokenRegistry(tokens: tokens))
+let tokenPersistence: SQLiteTokenPersistence?
+do {
+  tokenPersistence = try persistence.map { try SQLiteTokenPersistence(store: $0) }
+} catch {
+  log.error("store_failed", "gauged: \(error)")
+  _ = try? persistence?.close()
+  exit(1)
+}
+let accessDescription =
+  tokens.isEmpty
+  ? "no tokens: every request is served without authentication"
+  : "\(tokens.count) token\(tokens.count == 1 ? "" : "s"): requests need a bearer token"
+    + " (health and the pages are open)"
+
 let hub = ChangeHub()
 let store = InMemoryWidgetStore(
   table: table, persistence: persistence, tombstoneRetentionMs: options.tombstoneRetentionMs,
@@ -86,13 +137,30 @@ store.markStaleWidgets()
 let clientStore: any WidgetStore =
   options.selfWidgets ? ReservedPrefixStore(store, prefix: SelfWidgets.prefix) : store
 let widgets = WidgetService(store: clientStore, hub: hub)
-let reflection = ReflectionService.allVersions(listing: [widgets.serviceName, HealthService.name])
+let tokenAdministration = TokenAdministration(
+  registry: gate.registry, persistence: tokenPersistence)
+let tokenService = TokenService(administration: tokenAdministration)
+let reflection = ReflectionService.allVersions(
+  listing: [widgets.serviceName, tokenService.serviceName, HealthService.name])
 // Health answers for every service served, itself and reflection included.
 let health = HealthService(
-  services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName))
+  services: [widgets.serviceName, tokenService.serviceName, HealthService.name]
+    + reflection.map(\.serviceName))
 // Everything that is not a gRPC call: gRPC-Web and Connect calls to the
 // same services, REST, live events, the index page.
-let services: [any GRPCService] = [widgets, health] + reflection
+// Every service behind the gate: while there are no tokens it lets calls
+// through after one atomic load; the first token made turns it on.
+let served: [any GRPCService] = [widgets, tokenService, health] + reflection
+// Serving without tokens where other machines reach it, callers are
+// limited by their address instead.
+var rateLimits = options.rateLimits
+rateLimits.anonymous = tokens.isEmpty && !reachable.isEmpty
+let limiter = RateLimiter(limits: rateLimits)
+// Each connection then learns its peer's address once.
+configuration.recordsPeers = rateLimits.anonymous
+let services: [any GRPCService] = served.map {
+  GuardedService($0, gate: gate, limiter: limiter)
+}
 // Each loop counts in its own shard; a scrape adds them up.
 // The access log rides on the same per-loop counters.
 let accessLog = options.accessLogSample.map { AccessLog(log: log, sample: $0) }
@@ -110,8 +178,10 @@ let web = WebRouter(
   rest: RESTFace(store: clientStore), events: EventsFace(store: clientStore, hub: hub),
   index: IndexPage(
     serverName: configuration.serverName,
-    services: [widgets.serviceName, HealthService.name] + reflection.map(\.serviceName)),
-  metrics: metricsFace)
+    services: [widgets.serviceName, tokenService.serviceName, HealthService.name]
+      + reflection.map(\.serviceName)),
+  metrics: metricsFace, gate: gate, tokens: TokensFace(administration: tokenAdministration),
+  limiter: limiter)
 // With --cors-origin, pages on other origins may read whatever the faces answer.
 let httpFaces: any HTTPResponder =
   options.cors.map { CORSResponder(policy: $0, wrapping: web) } ?? web
@@ -119,6 +189,7 @@ let httpFaces: any HTTPResponder =
 /// Flushes and releases the store; false when acknowledged-in-memory
 /// changes could not be written.
 func closeStore() -> Bool {
+  tokenPersistence?.close()
   do {
     try persistence?.close()
     return true
@@ -200,6 +271,7 @@ LineConsole.out(
 if let metricsServer {
   LineConsole.out("gauged metrics on \(metricsServer.localAddress)")
 }
+LineConsole.out("gauged access: \(accessDescription)")
 log.info(
   "start", "gauged \(version) serving",
   [
@@ -215,6 +287,7 @@ log.info(
       "tls_listeners",
       zip(server.localAddresses, listeners).filter { $1.tls != nil }.map { $0.0.description }
         .joined(separator: " ")),
+    LogField("tokens", tokens.count),
   ])
 
 var received = stopSignals.wait()

@@ -10,7 +10,8 @@ import Testing
   @Test func everyProtoFileIsInTheEmbeddedSet() {
     #expect(
       Set(index.files.keys) == [
-        "gauge/v1/widget.proto", "gauge/v1/widget_service.proto", "google/protobuf/any.proto",
+        "gauge/v1/widget.proto", "gauge/v1/widget_service.proto", "gauge/v1/token_service.proto",
+        "google/protobuf/any.proto", "google/protobuf/duration.proto",
         "google/rpc/status.proto", "google/rpc/error_details.proto",
         "grpc/health/v1/health.proto", "grpc/reflection/v1/reflection.proto",
         "grpc/reflection/v1alpha/reflection.proto", "grpc/testing/empty.proto",

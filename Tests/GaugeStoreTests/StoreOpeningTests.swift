@@ -23,10 +23,12 @@ import Testing
     let persistence = try SQLiteWidgetPersistence(directory: directory.file("a/b"))
     try persistence.close()
     let nested = TemporaryDirectory.existing(directory.file("a/b"))
-    #expect(try rows("SELECT version FROM schema_version", in: nested) == [["2"]])
+    #expect(try rows("SELECT version FROM schema_version", in: nested) == [["4"]])
     #expect(
       try rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", in: nested)
-        == [["schema_version"], ["state"], ["tombstones"], ["value_log"], ["widgets"]])
+        == [
+          ["schema_version"], ["state"], ["tokens"], ["tombstones"], ["value_log"], ["widgets"],
+        ])
     #expect(try rows("PRAGMA journal_mode", in: nested) == [["wal"]])
     #expect(
       try rows("SELECT key, value FROM state ORDER BY key", in: nested)
@@ -41,7 +43,7 @@ import Testing
     #expect(try StoreSchema.migrate(connection) == 0)
     #expect(try StoreSchema.migrate(connection) == StoreSchema.currentVersion)
     connection.close()
-    #expect(try rows("SELECT version FROM schema_version", in: directory) == [["2"]])
+    #expect(try rows("SELECT version FROM schema_version", in: directory) == [["4"]])
   }
 
   @Test func aFileFromANewerGaugedIsRefusedUntouched() throws {
@@ -53,7 +55,7 @@ import Testing
     connection.close()
     let error = openError(directory.path)
     #expect(
-      error?.message.hasSuffix("has schema version 99; this gauged knows versions up to 2") == true)
+      error?.message.hasSuffix("has schema version 99; this gauged knows versions up to 4") == true)
     #expect(try rows("SELECT version FROM schema_version", in: directory) == [["99"]])
   }
 
@@ -124,13 +126,14 @@ extension StoreOpeningTests {
     // The file as the gauged before the value log left it.
     let connection = try SQLiteConnection(path: directory.file(DataDirectory.databaseFileName))
     try connection.execute("DROP TABLE value_log")
+    try connection.execute("DROP TABLE tokens")
     try connection.execute("UPDATE schema_version SET version = 1")
     connection.close()
 
     let reopened = try OpenedStore(directory, clock: clock)
     #expect(try reopened.store.get(id: "w") == put)
     try reopened.persistence.close()
-    #expect(try rows("SELECT version FROM schema_version", in: directory) == [["2"]])
+    #expect(try rows("SELECT version FROM schema_version", in: directory) == [["4"]])
     #expect(try rows("SELECT count(*) FROM value_log", in: directory) == [["0"]])
   }
 }

@@ -28,7 +28,9 @@ import pytest
 E2E_DIR = Path(__file__).resolve().parent
 REPO = E2E_DIR.parents[1]
 GEN_DIR = E2E_DIR / "gen"
-PROTOS = ["gauge/v1/widget.proto", "gauge/v1/widget_service.proto"]
+PROTOS = [
+    "gauge/v1/widget.proto", "gauge/v1/widget_service.proto", "gauge/v1/token_service.proto",
+]
 # protoc-gen-connectrpc (a Go binary from the PyPI package) lands in the venv's bin,
 # beside this Python (or in its scripts directory when sys.executable is resolved).
 CONNECT_PLUGIN_CANDIDATES = [

@@ -15,6 +15,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 from helpers import TIMEOUT, rpc_error
 
 WIDGETS = "gauge.v1.WidgetService"
+TOKENS = "gauge.v1.TokenService"
 HEALTH = "grpc.health.v1.Health"
 REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
 REFLECTION_V1ALPHA = "grpc.reflection.v1alpha.ServerReflection"
@@ -62,7 +63,7 @@ def test_watch_of_an_unknown_service_says_so_and_keeps_watching(health):
 
 def test_reflection_lists_every_service(channel):
     db = ProtoReflectionDescriptorDatabase(channel)
-    assert set(db.get_services()) == {WIDGETS, HEALTH, REFLECTION_V1, REFLECTION_V1ALPHA}
+    assert set(db.get_services()) == {WIDGETS, TOKENS, HEALTH, REFLECTION_V1, REFLECTION_V1ALPHA}
 
 
 def test_reflection_serves_files_by_name_and_symbol_with_their_imports(channel):

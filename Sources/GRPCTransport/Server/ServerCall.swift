@@ -159,6 +159,10 @@ public final class ServerCall: @unchecked Sendable {
   /// metrics: for what a handler counts beyond the call itself.
   public var loopMetrics: LoopMetrics? { metrics?.loop }
 
+  /// The client's address (`HOST:PORT`, or `unix:PATH`), when the server
+  /// records peers (`ServerConfiguration.recordsPeers`) or logs access.
+  public var peer: String? { sink?.peer }
+
   /// Whether the call came over gRPC-Web or Connect rather than gRPC.
   public var isWebCall: Bool { sink is WebCall }
 

@@ -25,6 +25,10 @@ public struct ServerConfiguration: Sendable {
   public var maxConnectionBufferBytes = 64 << 20
   /// Name and version for the `server` banner.
   public var serverName = "gauged"
+  /// Whether each connection learns its peer's address (`getpeername`,
+  /// once per connection) for the faces, not only for the access log:
+  /// rate limits by client address need it.
+  public var recordsPeers = false
   public var keepalive = Keepalive()
   /// A connection without streams for this long is closed; nil keeps it.
   public var idleTimeout: Duration? = .seconds(300)

@@ -492,7 +492,9 @@ final class ConnectionHandler: EventLoopHandler {
   /// The peer's address, asked of the kernel only when there is an
   /// access log to write it in.
   private func peerForLog() -> String? {
-    guard group.metrics?.logsAccess == true else { return nil }
+    guard group.metrics?.logsAccess == true || group.configuration.recordsPeers else {
+      return nil
+    }
     return (try? Syscall.getpeername(fd: socket.fd))?.description
   }
 

@@ -7,7 +7,7 @@ public enum GaugeCtl {
   static var commands: [any Command.Type] {
     [
       PutCommand.self, SetCommand.self, GetCommand.self, ListCommand.self, RemoveCommand.self,
-      PublishCommand.self, WatchCommand.self,
+      PublishCommand.self, WatchCommand.self, TokenCommand.self,
     ]
   }
 
@@ -28,7 +28,8 @@ public enum GaugeCtl {
                                HOST:PORT, where HOST is an IP address, [IPv6] or
                                localhost, or unix:PATH for a Unix domain socket
         --timeout DURATION     per call and for connecting (default 10s); 500ms, 5s, 2m
-        --token TOKEN          sent as "authorization: Bearer TOKEN"
+        --token TOKEN          sent as "authorization: Bearer TOKEN" (default
+                               $GAUGED_TOKEN)
         --json                 machine-readable output
         --gzip                 compress requests, accept compressed responses
         --tls                  TLS (ALPN h2): the certificate must name the host

@@ -48,7 +48,10 @@ public struct GlobalOptions: Sendable {
       timeout = Self.defaultTimeout
       timeoutGiven = false
     }
-    token = arguments.value("token")
+    // --token wins over GAUGED_TOKEN, which keeps the secret off the
+    // command line (and out of `ps`).
+    token =
+      arguments.value("token") ?? environment["GAUGED_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
     // It goes into a header: HTTP/2 refuses controls and edge spaces there,
     // and the server's answer would be a bare stream reset.
     if let token, token.isEmpty || !token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {

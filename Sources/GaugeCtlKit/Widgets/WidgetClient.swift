@@ -80,6 +80,31 @@ final class WidgetClient {
       timeout: options.timeoutGiven ? options.timeout : nil)
   }
 
+  static let tokenService = "/gauge.v1.TokenService/"
+
+  func createToken(
+    name: String, scope: Scope, prefix: String, expiresInMs: Int64?,
+    writeRatePerSecond: UInt32? = nil, writeBurst: UInt32? = nil
+  ) throws(CLIError) -> (token: TokenWire.Listed, secret: String) {
+    let request = TokenWire.encodeCreateTokenRequest(
+      name: name, scope: scope, prefix: prefix, expiresInMs: expiresInMs,
+      writeRatePerSecond: writeRatePerSecond, writeBurst: writeBurst)
+    let bytes = try call(
+      "CreateToken", request, doing: "create token \(name)", service: Self.tokenService)
+    return try decode(bytes, TokenWire.decodeCreateTokenResponse)
+  }
+
+  func listTokens() throws(CLIError) -> [TokenWire.Listed] {
+    let bytes = try call("ListTokens", [], doing: "list tokens", service: Self.tokenService)
+    return try decode(bytes, TokenWire.decodeListTokensResponse)
+  }
+
+  func revokeToken(name: String) throws(CLIError) {
+    _ = try call(
+      "RevokeToken", TokenWire.encodeRevokeTokenRequest(name: name),
+      doing: "revoke token \(name)", service: Self.tokenService)
+  }
+
   func error(_ status: GRPCStatus, doing action: String) -> CLIError {
     StatusReport.error(status, doing: action, server: options.serverText)
   }
@@ -96,11 +121,11 @@ final class WidgetClient {
     }
   }
 
-  private func call(_ method: String, _ request: [UInt8], doing action: String) throws(CLIError)
-    -> [UInt8]
-  {
+  private func call(
+    _ method: String, _ request: [UInt8], doing action: String, service: String = service
+  ) throws(CLIError) -> [UInt8] {
     let response = client.unary(
-      path: Self.service + method, request: request, metadata: options.metadata,
+      path: service + method, request: request, metadata: options.metadata,
       timeout: options.timeout)
     do {
       return try response.singleMessage()

@@ -1,4 +1,5 @@
 import GRPCTransport
+import GaugeAuth
 import GaugeDomain
 
 /// `GET /widgets/events`: live widgets as Server-Sent Events, for browsers'
@@ -14,6 +15,18 @@ public final class EventsFace: HTTPResponder {
   }
 
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
+    handle(request, exchange: exchange, grant: .everything, registry: nil, limiter: nil)
+  }
+
+  /// A request granted `grant`: a prefix-limited token's filter is cut down
+  /// to its prefix (listing ids outside is refused, 403), and the stream
+  /// ends when its token is revoked from `registry`; it counts among the
+  /// token's subscriptions in `limiter`.
+  public func handle(
+    _ request: HTTPRequest, exchange: any HTTPExchange, grant: AccessGrant,
+    registry: TokenRegistry?, limiter: RateLimiter?
+  ) {
+    let reach = grant.reach
     guard request.method == "GET" || request.method == "HEAD" else {
       return exchange.respond(
         ProblemDetails.methodNotAllowed(request.method, allowed: ["GET", "HEAD"]).response)
@@ -24,19 +37,39 @@ public final class EventsFace: HTTPResponder {
           status: 406, detail: "this resource is text/event-stream, which Accept excludes"
         ).response)
     }
-    let query: EventsQuery
+    var query: EventsQuery
     switch EventsQuery.parse(request) {
     case .success(let parsed): query = parsed
     case .failure(let problem): return exchange.respond(problem.response)
+    }
+    switch reach.narrow(query.filter) {
+    case .success(let narrowed): query.filter = narrowed
+    case .failure(let error):
+      return exchange.respond(ProblemDetails(status: 403, detail: error.message).response)
     }
     guard request.method == "GET" else {
       // HEAD: the stream's head, and no stream.
       exchange.startStream(status: 200, headers: ServerSentEventStream.responseHeaders)
       return exchange.finish()
     }
+    var slot: SubscriptionSlot?
+    if let limiter, let name = grant.rateKey {
+      slot = limiter.openSubscription(key: name)
+      guard slot != nil else {
+        return exchange.respond(
+          ProblemDetails(status: 429, detail: limiter.tooManySubscriptions).response)
+      }
+    }
     let stream = ServerSentEventStream(
-      exchange: exchange, context: context, filter: query.filter)
+      exchange: exchange, context: context.limited(to: reach), filter: query.filter)
+    stream.subscriptionSlot = slot
     stream.start(sinceRevision: query.sinceRevision, minIntervalMs: query.minIntervalMs)
+    if let registry, let name = grant.tokenName {
+      let end = LoopBound<() -> Void> { [weak stream] in stream?.end() }
+      stream.revocationWatch = RevocationWatch(
+        registry: registry, name: name, executor: exchange.scheduler.loopExecutor, end: end)
+      if stream.revocationWatch == nil { stream.end() }
+    }
   }
 }
 

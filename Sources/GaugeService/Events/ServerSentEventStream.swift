@@ -24,6 +24,10 @@ final class ServerSentEventStream: InboxSubscriber {
   private var keepaliveTimer: ScheduledWork?
   private var intervalWake: IntervalWake?
   private var counts: SubscriptionMetrics.FaceCounts?
+  /// Ends the stream when its token is revoked; nil without a token.
+  var revocationWatch: RevocationWatch?
+  /// Its place among its token's subscriptions; nil without a token.
+  var subscriptionSlot: SubscriptionSlot?
 
   /// About one socket write's worth: past it, events wait (coalesced) for
   /// the socket to drain.
@@ -56,7 +60,17 @@ final class ServerSentEventStream: InboxSubscriber {
     pump()
   }
 
+  /// Ends the stream cleanly (its token was revoked): an `EventSource`
+  /// reconnects and is refused.
+  func end() {
+    guard !exchange.isFinished else { return }
+    detach()
+    exchange.finish()
+  }
+
   private func detach() {
+    revocationWatch = nil
+    subscriptionSlot = nil
     inbox?.detach(self)
     inbox = nil
     counts?.open -= 1

@@ -35,6 +35,7 @@ final class WriteMetrics: LoopMetricsPart {
     case .preconditionFailed: ["precondition_failed"]
     case .alreadyExists: ["already_exists"]
     case .readOnly: ["read_only"]
+    case .outsideReach: ["outside_reach"]
     }
   }
 

@@ -30,10 +30,15 @@ final class PublishValuesHandler: RPCHandler {
   /// This loop's write counters, when the server keeps metrics.
   private let metrics: WriteMetrics?
 
-  init(call: ServerCall, store: any WidgetStore) {
+  /// The token's write bucket, when it has one: values past it are
+  /// rejected one by one and the stream goes on.
+  private let allowance: WriteAllowance?
+
+  init(call: ServerCall, store: any WidgetStore, allowance: WriteAllowance? = nil) {
     self.call = call
     self.store = store
     self.metrics = WriteMetrics.on(call.loopMetrics)
+    self.allowance = allowance
   }
 
   func receive(message: [UInt8]) {
@@ -63,6 +68,18 @@ final class PublishValuesHandler: RPCHandler {
 
   private func applyBatch() {
     guard !batch.isEmpty else { return }
+    if let allowance {
+      let (admitted, retryAfter) = allowance.limiter.admitWrites(
+        batch.count, key: allowance.key, rate: allowance.rate)
+      if admitted < batch.count {
+        let status = RateLimiter.exhausted(.writes, retryAfterNanoseconds: retryAfter)
+        for offset in admitted..<batch.count {
+          reject(at: batchStart + UInt64(offset), id: batch[offset].id, status.code, status.message)
+        }
+        batch.removeSubrange(admitted...)
+        guard !batch.isEmpty else { return }
+      }
+    }
     let failures = store.setValues(batch)
     accepted += UInt64(batch.count - failures.count)
     metrics?.published("accepted", count: batch.count - failures.count)

@@ -29,6 +29,16 @@ public final class RESTFace: HTTPResponder {
     }
   }
 
+  /// A request whose token sees only the widgets within `reach`: answered
+  /// by a face over the store as that token sees it.
+  public func handle(_ request: HTTPRequest, exchange: any HTTPExchange, reach: WidgetReach) {
+    guard case .everything = reach else {
+      return RESTFace(store: ReachLimitedWidgetStore(base: store, reach: reach))
+        .handle(request, exchange: exchange)
+    }
+    handle(request, exchange: exchange)
+  }
+
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
     let outcome: RESTOutcome
     do throws(RESTProblem) {

@@ -14,6 +14,10 @@ struct RESTProblem: Error {
     details = ProblemDetails(status: status, detail: detail, headers: headers)
   }
 
+  init(_ details: ProblemDetails) {
+    self.details = details
+  }
+
   /// 422 with every violation listed and the first one as the summary.
   init(invalid violations: [FieldViolation]) {
     let errors = violations.map {
@@ -46,7 +50,7 @@ struct RESTProblem: Error {
       self.init(412, error.message)
     case .alreadyExists:
       self.init(409, error.message)
-    case .readOnly:
+    case .readOnly, .outsideReach:
       self.init(403, error.message)
     }
     refusal = error

@@ -51,6 +51,10 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
     guard violations.isEmpty else {
       return call.finish(WidgetError.invalid(violations).grpcStatus)
     }
+    switch context.reach.narrow(filter) {
+    case .success(let narrowed): filter = narrowed
+    case .failure(let error): return call.finish(error.grpcStatus)
+    }
     // Attach before reading the store: a change made in between is then
     // both in the initial state and offered live, and the queue drops the
     // live copy by revision; attaching later could miss it.

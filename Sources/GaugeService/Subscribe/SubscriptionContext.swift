@@ -4,10 +4,22 @@ import GaugeDomain
 final class SubscriptionContext: Sendable {
   let store: any WidgetStore
   let hub: ChangeHub
+  /// The widgets its subscribers may watch: a prefix-limited token's calls
+  /// get a context of their own, so that a handler, ten thousand of which
+  /// may sit idle, carries no field for it.
+  let reach: WidgetReach
 
-  init(store: any WidgetStore, hub: ChangeHub) {
+  init(store: any WidgetStore, hub: ChangeHub, reach: WidgetReach = .everything) {
     self.store = store
     self.hub = hub
+    self.reach = reach
+  }
+
+  /// This context for calls that see only `reach`.
+  func limited(to reach: WidgetReach) -> SubscriptionContext {
+    if case .everything = reach { return self }
+    return SubscriptionContext(
+      store: ReachLimitedWidgetStore(base: store, reach: reach), hub: hub, reach: reach)
   }
 
   /// The queue a new subscription starts from: the changes since

@@ -107,6 +107,8 @@ final class SQLiteStatement {
       code = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
     case .blob(let bytes):
       code = bytes.withUnsafeBytes { bindBlob(index, $0, destructor: csqlite_transient()) }
+    case .null:
+      code = sqlite3_bind_null(handle, index)
     }
     guard code == SQLITE_OK else { throw SQLiteError.last(database, code: code) }
   }

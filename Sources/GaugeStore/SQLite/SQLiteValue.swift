@@ -3,4 +3,5 @@ enum SQLiteValue {
   case integer(Int64)
   case text(String)
   case blob([UInt8])
+  case null
 }

@@ -58,6 +58,51 @@ void   google__rpc__bad_request__free_unpacked
   assert(message->base.descriptor == &google__rpc__bad_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   google__rpc__retry_info__init
+                     (Google__Rpc__RetryInfo         *message)
+{
+  static const Google__Rpc__RetryInfo init_value = GOOGLE__RPC__RETRY_INFO__INIT;
+  *message = init_value;
+}
+size_t google__rpc__retry_info__get_packed_size
+                     (const Google__Rpc__RetryInfo *message)
+{
+  assert(message->base.descriptor == &google__rpc__retry_info__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t google__rpc__retry_info__pack
+                     (const Google__Rpc__RetryInfo *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &google__rpc__retry_info__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t google__rpc__retry_info__pack_to_buffer
+                     (const Google__Rpc__RetryInfo *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &google__rpc__retry_info__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Google__Rpc__RetryInfo *
+       google__rpc__retry_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Google__Rpc__RetryInfo *)
+     protobuf_c_message_unpack (&google__rpc__retry_info__descriptor,
+                                allocator, len, data);
+}
+void   google__rpc__retry_info__free_unpacked
+                     (Google__Rpc__RetryInfo *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &google__rpc__retry_info__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor google__rpc__bad_request__field_violation__field_descriptors[2] =
 {
   {
@@ -145,5 +190,43 @@ const ProtobufCMessageDescriptor google__rpc__bad_request__descriptor =
   google__rpc__bad_request__field_indices_by_name,
   1,  google__rpc__bad_request__number_ranges,
   (ProtobufCMessageInit) google__rpc__bad_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor google__rpc__retry_info__field_descriptors[1] =
+{
+  {
+    "retry_delay",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__RetryInfo, retry_delay),
+    &google__protobuf__duration__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned google__rpc__retry_info__field_indices_by_name[] = {
+  0,   /* field[0] = retry_delay */
+};
+static const ProtobufCIntRange google__rpc__retry_info__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor google__rpc__retry_info__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "google.rpc.RetryInfo",
+  "RetryInfo",
+  "Google__Rpc__RetryInfo",
+  "google.rpc",
+  sizeof(Google__Rpc__RetryInfo),
+  1,
+  google__rpc__retry_info__field_descriptors,
+  google__rpc__retry_info__field_indices_by_name,
+  1,  google__rpc__retry_info__number_ranges,
+  (ProtobufCMessageInit) google__rpc__retry_info__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
