@@ -257,6 +257,7 @@ struct Options {
           return .exit(code: 2, message: "gauged: --plaintext must follow the --listen it marks")
         }
         options.plaintextListen.insert(options.listen.count - 1)
+        continue
       case "--allow-unauthenticated":
         options.allowUnauthenticated = true
         continue
