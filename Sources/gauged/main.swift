@@ -110,7 +110,7 @@ if tokens.isEmpty, !options.allowUnauthenticated, let exposed = reachable.first 
   _ = try? persistence?.close()
   exit(2)
 }
-let gate = AccessGate(registry: TokenRegistry(tokens: tokens))
+let gate = AccessGate(registry: TokenRegistry(tokens: tokens), log: log)
 let tokenPersistence: SQLiteTokenPersistence?
 do {
   tokenPersistence = try persistence.map { try SQLiteTokenPersistence(store: $0) }

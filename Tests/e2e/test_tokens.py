@@ -527,6 +527,10 @@ def test_tokens_survive_a_restart_expire_and_never_reach_disk_or_logs(tmp_path):
     files = [p for p in data.rglob("*") if p.is_file()]
     files += [srv.stdout_path, srv.stderr_path]
     assert srv.stderr_path.read_bytes(), "the access log wrote nothing to search"
+    # The refusal is logged with its reason (a warn line), never with a secret.
+    refusals = [line for line in srv.stderr_path.read_text().splitlines()
+                if '"event":"access_refused"' in line]
+    assert refusals and all('"level":"warn"' in line for line in refusals)
     for path in files:
         content = path.read_bytes()
         for secret in (ops, brief):

@@ -195,13 +195,14 @@ final class ConnectionHandler: EventLoopHandler {
     }
   }
 
-  /// At debug level: which peer failed, and OpenSSL's reason (a client
-  /// without a certificate under --tls-client-ca, an untrusted one, garbage).
+  /// A refused connection, as floods and stalls are logged: which peer
+  /// failed, and OpenSSL's reason (a client without a certificate under
+  /// --tls-client-ca, an untrusted one, garbage, cleartext).
   private func logTLSFailure(_ failure: TLSFailure) {
     let log = group.configuration.log
-    guard log.enabled(.debug) else { return }
+    guard log.enabled(.warn) else { return }
     let peer = (try? Syscall.getpeername(fd: socket.fd))?.description ?? "?"
-    log.debug(
+    log.warn(
       "tls_failed", "TLS with \(peer) failed: \(failure)",
       [LogField("peer", peer), LogField("error", failure.description)])
   }

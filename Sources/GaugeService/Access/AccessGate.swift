@@ -1,5 +1,6 @@
 import GaugeAuth
 import GaugeDomain
+import GaugeLog
 
 /// The one authorization step every face goes through. While the server
 /// has no tokens every request is granted everything at once, after one
@@ -8,9 +9,13 @@ import GaugeDomain
 /// decide.
 public final class AccessGate: Sendable {
   public let registry: TokenRegistry
+  /// Where refusals are logged (`access_refused`, warn): why, never the
+  /// secret. nil logs nothing.
+  private let log: EventLog?
 
-  public init(registry: TokenRegistry) {
+  public init(registry: TokenRegistry, log: EventLog? = nil) {
     self.registry = registry
+    self.log = log
   }
 
   /// A gate with no tokens, until some are added to its registry.
@@ -24,6 +29,18 @@ public final class AccessGate: Sendable {
   public func check(
     _ requirement: AccessRequirement, authorization: String?, cookie: String?,
     nowMs: Int64? = nil
+  ) -> AccessDecision {
+    let decision = decide(requirement, authorization: authorization, cookie: cookie, nowMs: nowMs)
+    if case .refused(let refusal) = decision, let log, log.enabled(.warn) {
+      log.warn(
+        "access_refused", "refused a request: \(refusal.message)",
+        [LogField("reason", refusal.message)])
+    }
+    return decision
+  }
+
+  private func decide(
+    _ requirement: AccessRequirement, authorization: String?, cookie: String?, nowMs: Int64?
   ) -> AccessDecision {
     guard registry.requiresTokens, case .scope(let needed) = requirement else {
       return .granted(.everything)
