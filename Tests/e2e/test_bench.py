@@ -129,6 +129,28 @@ def test_publish_spreads_streams_over_their_widget_slices(bench_server, bench_st
     assert all(value_of(bench_stub, f"bench-{index:05d}") > 0 for index in range(8))
 
 
+def test_client_publish_goes_through_the_library_and_every_value_is_accepted(bench_server,
+                                                                          bench_stub):
+    record = run(bench_server, "client-publish", "--widgets", 3, "--duration", 0.3)
+    assert record["rejected"] == 0
+    assert record["accepted"] == record["sent"] > 3
+    # One task sends 0, 1, 2, ... to the widgets in turn: each keeps the last it got.
+    sent = record["sent"]
+    for index in range(3):
+        last = max(n for n in range(sent - 3, sent) if n % 3 == index)
+        assert value_of(bench_stub, f"bench-{index:05d}") == last
+
+
+def test_client_subscribe_counts_what_its_loop_consumed(bench_server, bench_stub):
+    record = run(bench_server, "client-subscribe", "--widgets", 4, "--rate", 2000,
+                 "--duration", 0.5)
+    assert record["published"] > 0
+    # Each event consumed in the window is a change published in it; the
+    # server may coalesce, never invent.
+    assert 0 < record["events"] <= record["published"]
+    assert record["events_per_s"] > 0
+
+
 @pytest.mark.parametrize("scenario", ["fanout", "grpc-web-fanout", "connect-fanout"])
 def test_fanout_times_every_delivered_event(bench_server, bench_stub, scenario):
     """gRPC's Subscribe, and the same streams speaking gRPC-Web and Connect
