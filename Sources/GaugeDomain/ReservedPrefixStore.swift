@@ -42,24 +42,9 @@ public struct ReservedPrefixStore: WidgetStore {
   }
 
   /// Items for reserved ids are rejected in place; the rest go to the store
-  /// as one batch, their offsets mapped back.
+  /// as one batch.
   public func setValues(_ updates: [ValueSet]) -> [ValueSetRejection] {
-    guard updates.contains(where: { isReserved($0.id) }) else { return base.setValues(updates) }
-    var refused: [ValueSetRejection] = []
-    var passed: [ValueSet] = []
-    var offsets: [Int] = []
-    for (offset, update) in updates.enumerated() {
-      if isReserved(update.id) {
-        refused.append(
-          ValueSetRejection(offset: offset, error: .readOnly(id: update.id, prefix: prefix)))
-      } else {
-        passed.append(update)
-        offsets.append(offset)
-      }
-    }
-    let rejected = passed.isEmpty ? [] : base.setValues(passed)
-    let mapped = rejected.map { ValueSetRejection(offset: offsets[$0.offset], error: $0.error) }
-    return (refused + mapped).sorted { $0.offset < $1.offset }
+    base.setValues(updates) { isReserved($0.id) ? .readOnly(id: $0.id, prefix: prefix) : nil }
   }
 
   public func get(id: String) throws(WidgetError) -> Widget { try base.get(id: id) }

@@ -37,28 +37,11 @@ public struct ReachLimitedWidgetStore: WidgetStore {
   }
 
   /// Values outside the reach are rejected one by one; the rest go to the
-  /// store as one batch, their rejections put back at their own offsets.
+  /// store as one batch.
   public func setValues(_ updates: [ValueSet]) -> [ValueSetRejection] {
-    var inside: [ValueSet] = []
-    var offsets: [Int] = []
-    var rejections: [ValueSetRejection] = []
-    inside.reserveCapacity(updates.count)
-    for (offset, update) in updates.enumerated() {
-      if reach.allows(update.id) {
-        inside.append(update)
-        offsets.append(offset)
-      } else {
-        rejections.append(
-          ValueSetRejection(
-            offset: offset, error: .outsideReach(id: update.id, prefix: reach.prefix)))
-      }
+    base.setValues(updates) {
+      reach.allows($0.id) ? nil : .outsideReach(id: $0.id, prefix: reach.prefix)
     }
-    guard !inside.isEmpty else { return rejections }
-    for rejection in base.setValues(inside) {
-      rejections.append(
-        ValueSetRejection(offset: offsets[rejection.offset], error: rejection.error))
-    }
-    return rejections.sorted { $0.offset < $1.offset }
   }
 
   public func get(id: String) throws(WidgetError) -> Widget {
