@@ -121,34 +121,28 @@ public enum Syscall {
   }
 
   public static func getsockname(fd: Int32) throws(IOError) -> SocketAddress {
-    var storage = sockaddr_storage()
-    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-    _ = try retryingInterrupts("getsockname") {
-      withUnsafeMutablePointer(to: &storage) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          Glibc.getsockname(fd, $0, &length)
-        }
-      }
-    }
-    guard let address = SocketAddress(storage: storage) else {
-      throw IOError(call: "getsockname", errno: EAFNOSUPPORT)
-    }
-    return address
+    try socketAddress("getsockname", fd: fd, Glibc.getsockname)
   }
 
   /// The address of a connected socket's peer.
   public static func getpeername(fd: Int32) throws(IOError) -> SocketAddress {
+    try socketAddress("getpeername", fd: fd, Glibc.getpeername)
+  }
+
+  /// The address `call` (getsockname or getpeername) reads for `fd`.
+  private static func socketAddress(
+    _ name: String, fd: Int32,
+    _ call: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32
+  ) throws(IOError) -> SocketAddress {
     var storage = sockaddr_storage()
     var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-    _ = try retryingInterrupts("getpeername") {
+    _ = try retryingInterrupts(name) {
       withUnsafeMutablePointer(to: &storage) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          Glibc.getpeername(fd, $0, &length)
-        }
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { call(fd, $0, &length) }
       }
     }
     guard let address = SocketAddress(storage: storage) else {
-      throw IOError(call: "getpeername", errno: EAFNOSUPPORT)
+      throw IOError(call: name, errno: EAFNOSUPPORT)
     }
     return address
   }
