@@ -17,11 +17,7 @@ public enum RelativeTime {
     let (elapsed, overflow) = now.subtractingReportingOverflow(then)
     let seconds = overflow ? (now > then ? Int64.max / 1000 : 0) : elapsed / 1000
     guard seconds > 0 else { return "just now" }
-    if seconds < 60 { return "\(seconds)s ago" }
-    let minutes = seconds / 60
-    if minutes < 60 { return "\(minutes)m \(seconds % 60)s ago" }
-    let hours = minutes / 60
-    if hours < 24 { return "\(hours)h \(minutes % 60)m ago" }
-    return "\(hours / 24)d \(hours % 24)h ago"
+    // Whole seconds, so `span` never gets to its milliseconds.
+    return span(ms: seconds * 1000) + " ago"
   }
 }
