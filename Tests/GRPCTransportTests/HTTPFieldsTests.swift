@@ -12,7 +12,6 @@ import Testing
     #expect(fields["content-type"] == "Application/JSON")
     #expect(fields["x-b"] == "1")
     #expect(fields.values("x-b") == ["1", "2"])
-    #expect(fields.count(of: "x-b") == 2)
     #expect(fields["x"] == nil)
     #expect(fields.count == 3)
   }

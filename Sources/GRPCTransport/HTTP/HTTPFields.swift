@@ -114,12 +114,6 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     }
   }
 
-  /// How many fields are named `name` (lower case).
-  public func count(of name: String) -> Int {
-    var name = name
-    return name.withUTF8 { wanted in entries.indices.count { hasName(wanted, at: $0) } }
-  }
-
   public var isEmpty: Bool { entries.isEmpty }
   public var count: Int { entries.count }
   /// The bytes of every name and value together.

@@ -19,30 +19,28 @@ public final class RESTFace: HTTPResponder {
       || (path.hasPrefix("/widgets/") && path != RESTRoute.eventsPath)
   }
 
-  /// The `route` label of a request to `path`: the resource's template.
-  public static func routeLabel(path: String) -> String {
-    switch RESTRoute(path: path) {
-    case .widgets: "/widgets"
-    case .widget: "/widgets/{id}"
-    case .values: "/values"
-    case .unknown: "unknown path"
-    }
-  }
-
   /// A request whose token sees only the widgets within `reach`: answered
   /// by a face over the store as that token sees it.
-  public func handle(_ request: HTTPRequest, exchange: any HTTPExchange, reach: WidgetReach) {
+  /// `route` is the request path's, read once by the router (which
+  /// labels the request's metrics with it).
+  func handle(
+    _ request: HTTPRequest, route: RESTRoute, exchange: any HTTPExchange, reach: WidgetReach
+  ) {
     guard case .everything = reach else {
       return RESTFace(store: ReachLimitedWidgetStore(base: store, reach: reach))
-        .handle(request, exchange: exchange)
+        .handle(request, route: route, exchange: exchange)
     }
-    handle(request, exchange: exchange)
+    handle(request, route: route, exchange: exchange)
   }
 
   public func handle(_ request: HTTPRequest, exchange: any HTTPExchange) {
+    handle(request, route: RESTRoute(path: request.path), exchange: exchange)
+  }
+
+  private func handle(_ request: HTTPRequest, route: RESTRoute, exchange: any HTTPExchange) {
     let outcome: RESTOutcome
     do throws(RESTProblem) {
-      outcome = try answer(request)
+      outcome = try answer(request, route: route)
     } catch {
       if let refusal = error.refusal, request.method != "GET", request.method != "HEAD" {
         WriteMetrics.on(exchange.metrics)?.rejected(refusal)
@@ -66,7 +64,10 @@ public final class RESTFace: HTTPResponder {
   }
 
   func answer(_ request: HTTPRequest) throws(RESTProblem) -> RESTOutcome {
-    let route = RESTRoute(path: request.path)
+    try answer(request, route: RESTRoute(path: request.path))
+  }
+
+  func answer(_ request: HTTPRequest, route: RESTRoute) throws(RESTProblem) -> RESTOutcome {
     guard route != .unknown else {
       throw RESTProblem(404, "no resource at \(request.path)")
     }

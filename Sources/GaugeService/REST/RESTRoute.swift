@@ -46,6 +46,16 @@ enum RESTRoute: Equatable {
     }
   }
 
+  /// The `route` label of requests to it: the resource's template.
+  var label: String {
+    switch self {
+    case .widgets: "/widgets"
+    case .widget: "/widgets/{id}"
+    case .values: "/values"
+    case .unknown: "unknown path"
+    }
+  }
+
   /// The methods each resource answers, for `Allow`.
   var allowedMethods: [String] {
     switch self {

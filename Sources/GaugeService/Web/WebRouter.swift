@@ -94,9 +94,9 @@ public final class WebRouter: HTTPResponder {
         request, exchange: MeteredExchange.wrap(exchange, face: "events", route: EventsFace.path),
         grant: grant, registry: gate.registry, limiter: limiter)
     } else if RESTFace.handles(path: request.path) {
-      let metered = MeteredExchange.wrap(
-        exchange, face: "rest", route: RESTFace.routeLabel(path: request.path))
-      rest.handle(request, exchange: metered, reach: grant.reach)
+      let route = RESTRoute(path: request.path)
+      let metered = MeteredExchange.wrap(exchange, face: "rest", route: route.label)
+      rest.handle(request, route: route, exchange: metered, reach: grant.reach)
     } else if let tokens, TokensFace.handles(path: request.path) {
       tokens.handle(
         request, exchange: MeteredExchange.wrap(exchange, face: "rest", route: "/tokens"))
