@@ -155,7 +155,7 @@ let package = Package(
       dependencies: [
         "GRPCCore", "GaugeAuth",
         "WidgetJSON", "GaugeDomain", "GaugeWire", "GRPCTransport", "GaugeJSON", "ProtoJSON",
-        "GaugeProtos", "GaugeWebAssets", "GaugeMetrics", "GaugeLog",
+        "GaugeProtos", "GaugeWebAssets", "GaugeMetrics", "GaugeLog", "GaugeIO",
       ],
       swiftSettings: hotPath
     ),

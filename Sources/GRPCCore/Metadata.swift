@@ -22,10 +22,25 @@ public struct Metadata: Sendable, Equatable, Sequence, ExpressibleByDictionaryLi
     add(key, .text(text))
   }
 
+  /// `add` for a key known to be lower case already: the transport's own
+  /// names, which need no pass over their characters.
+  package mutating func add(lowercaseKey key: String, _ value: Value) {
+    entries.append((key, value))
+  }
+
   /// The first value for `key`.
   public subscript(key: String) -> Value? {
     let key = key.lowercased()
     return entries.first { $0.key == key }?.value
+  }
+
+  /// The first text value of `key`, a lower-case name: read in place,
+  /// without copying the entries it passes over.
+  public func firstText(lowercaseKey key: String) -> String? {
+    for index in entries.indices where entries[index].key == key {
+      if case .text(let text) = entries[index].value { return text }
+    }
+    return nil
   }
 
   public func values(for key: String) -> [Value] {

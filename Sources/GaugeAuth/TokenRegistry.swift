@@ -17,6 +17,8 @@ public final class TokenRegistry: Sendable {
     /// Called when the token of that name is revoked, by watch id.
     var watchers: [String: [UInt64: @Sendable () -> Void]] = [:]
     var nextWatchID: UInt64 = 0
+    /// Tokens used since `takeUses` last ran.
+    var usedSinceTaken: Set<TokenDigest> = []
   }
 
   private let state: Mutex<State>
@@ -24,6 +26,9 @@ public final class TokenRegistry: Sendable {
   /// tokens keeps asking for them after the last is revoked, rather than
   /// opening up to whoever reaches it.
   private let enforcing: Atomic<Bool>
+  /// Changes whenever a token is added or revoked: what was concluded about
+  /// a secret under one generation holds while it lasts.
+  private let changes = Atomic<UInt64>(0)
 
   public init(tokens: [AccessToken]) {
     var initial = State()
@@ -34,6 +39,11 @@ public final class TokenRegistry: Sendable {
 
   /// Whether requests need a token; read without a lock on every request.
   public var requiresTokens: Bool { enforcing.load(ordering: .relaxed) }
+
+  /// The registry's generation, read without a lock: it moves on with every
+  /// token added or revoked. Read before `authenticate`, it dates what that
+  /// concluded.
+  public var generation: UInt64 { changes.load(ordering: .acquiring) }
 
   /// The tokens, by name.
   public var tokens: [AccessToken] {
@@ -50,11 +60,38 @@ public final class TokenRegistry: Sendable {
         return .unknown
       }
       if token.hasExpired(atMs: nowMs) { return .expired(name: token.name) }
-      // To the second: writing the entry back on every call cost a rehash.
-      if token.lastUsedMs.map({ nowMs - $0 >= 1000 }) ?? true {
-        state.byDigest[digest]?.lastUsedMs = nowMs
-      }
+      Self.markUsed(digest, token: token, nowMs: nowMs, in: &state)
       return .valid(token)
+    }
+  }
+
+  /// Marks the token of `digest`, found earlier by `authenticate`, used at
+  /// `nowMs`; for callers that remember what it found.
+  public func markUsed(_ digest: TokenDigest, nowMs: Int64) {
+    state.withLock { state in
+      guard let token = state.byDigest[digest] else { return }
+      Self.markUsed(digest, token: token, nowMs: nowMs, in: &state)
+    }
+  }
+
+  private static func markUsed(
+    _ digest: TokenDigest, token: AccessToken, nowMs: Int64, in state: inout State
+  ) {
+    // To the second: writing the entry back on every call cost a rehash.
+    guard token.lastUsedMs.map({ nowMs - $0 >= 1000 }) ?? true else { return }
+    state.byDigest[digest]?.lastUsedMs = nowMs
+    state.usedSinceTaken.insert(digest)
+  }
+
+  /// The tokens used since the last call, with their last-use times, for
+  /// keeping those times across restarts.
+  public func takeUses() -> [TokenUse] {
+    state.withLock { state in
+      defer { state.usedSinceTaken.removeAll() }
+      return state.usedSinceTaken.compactMap { digest in
+        guard let token = state.byDigest[digest], let used = token.lastUsedMs else { return nil }
+        return TokenUse(name: token.name, lastUsedMs: used)
+      }.sorted { $0.name < $1.name }
     }
   }
 
@@ -65,7 +102,10 @@ public final class TokenRegistry: Sendable {
       state.byDigest[token.digest] = token
       return true
     }
-    if added { enforcing.store(true, ordering: .relaxed) }
+    if added {
+      enforcing.store(true, ordering: .relaxed)
+      changes.add(1, ordering: .releasing)
+    }
     return added
   }
 
@@ -77,6 +117,8 @@ public final class TokenRegistry: Sendable {
         return (nil, [])
       }
       state.byDigest[found.key] = nil
+      state.usedSinceTaken.remove(found.key)
+      changes.add(1, ordering: .releasing)
       let watchers = state.watchers.removeValue(forKey: name).map { Array($0.values) } ?? []
       return (found.value, watchers)
     }

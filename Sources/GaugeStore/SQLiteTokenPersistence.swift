@@ -39,6 +39,23 @@ public final class SQLiteTokenPersistence: TokenPersistence {
     }
   }
 
+  public func recordUses(_ uses: [TokenUse]) throws(TokenPersistenceError) {
+    guard !uses.isEmpty else { return }
+    try withConnection { connection throws(StoreError) in
+      do {
+        try connection.execute("BEGIN")
+        let update = try connection.prepare("UPDATE tokens SET last_used_ms = ? WHERE name = ?")
+        for use in uses {
+          try update.run([.integer(use.lastUsedMs), .text(use.name)])
+        }
+        try connection.execute("COMMIT")
+      } catch {
+        try? connection.execute("ROLLBACK")
+        throw StoreError("cannot record token uses in \(connection.path): \(error)")
+      }
+    }
+  }
+
   /// Closes the connection; later changes fail.
   public func close() {
     connection.withLock {

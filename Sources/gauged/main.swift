@@ -139,6 +139,16 @@ let clientStore: any WidgetStore =
 let widgets = WidgetService(store: clientStore, hub: hub)
 let tokenAdministration = TokenAdministration(
   registry: gate.registry, persistence: tokenPersistence)
+// Last-use times go to the data file once a minute and when gauged stops.
+let tokenUses = tokenPersistence.map {
+  TokenUseRecorder(registry: gate.registry, persistence: $0, log: log)
+}
+do {
+  try tokenUses?.start(every: .seconds(60))
+} catch {
+  log.error("start_failed", "gauged: \(error)")
+  exit(1)
+}
 let tokenService = TokenService(administration: tokenAdministration)
 let reflection = ReflectionService.allVersions(
   listing: [widgets.serviceName, tokenService.serviceName, HealthService.name])
@@ -189,6 +199,7 @@ let httpFaces: any HTTPResponder =
 /// Flushes and releases the store; false when acknowledged-in-memory
 /// changes could not be written.
 func closeStore() -> Bool {
+  tokenUses?.finish()
   tokenPersistence?.close()
   do {
     try persistence?.close()

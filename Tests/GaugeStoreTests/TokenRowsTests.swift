@@ -24,6 +24,24 @@ import Testing
         == [["ops", "admin", "team-", Self.digest.hex.uppercased()]])
   }
 
+  @Test func lastUsesAreKeptForTheNextServer() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let persistence = try SQLiteWidgetPersistence(directory: directory.path)
+    let tokens = try SQLiteTokenPersistence(store: persistence)
+    let token = AccessToken(name: "ops", scope: .read, digest: Self.digest, createdMs: 5)
+    try tokens.insert(token)
+    // A name no longer stored (revoked meanwhile) is passed over.
+    try tokens.recordUses([
+      TokenUse(name: "ops", lastUsedMs: 7_000), TokenUse(name: "gone", lastUsedMs: 8_000),
+    ])
+    tokens.close()
+    try persistence.close()
+    let reopened = try SQLiteWidgetPersistence(directory: directory.path)
+    defer { try? reopened.close() }
+    #expect(reopened.loadedTokens.map(\.lastUsedMs) == [7_000])
+  }
+
   @Test func aRunningServerKeepsOfflineChangesOut() throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }

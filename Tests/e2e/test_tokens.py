@@ -722,6 +722,44 @@ def test_a_token_made_at_run_time_survives_a_restart(tmp_path):
         assert made.secret.encode() not in path.read_bytes(), path
 
 
+def test_when_a_token_was_last_used_survives_a_restart(tmp_path):
+    from gauge.v1 import token_service_pb2 as tpb
+
+    if os.environ.get("GAUGED_TARGET"):
+        pytest.skip("starts a gauged of its own")
+    data = tmp_path / "data"
+    ops = create_token(data, "ops", "admin")
+    auditor = create_token(data, "auditor", "admin")
+    srv = Server(args=["--data-dir", str(data)])
+    srv.start()
+    try:
+        with grpc.insecure_channel(srv.address) as channel:
+            # Several calls on one connection: checked once, each one a use.
+            for _ in range(3):
+                listed = token_stub(channel).ListTokens(
+                    tpb.ListTokensRequest(), metadata=[("authorization", f"Bearer {ops}")],
+                    timeout=TIMEOUT)
+            used = {t.name: t.last_used_ms for t in listed.tokens}["ops"]
+            assert abs(used - time.time() * 1000) < 60_000
+    finally:
+        # Written when gauged stops, if the minute's write has not come yet.
+        assert srv.stop() == 0
+    srv.start(port=srv.port)
+    try:
+        with grpc.insecure_channel(srv.address) as channel:
+            # Read with another token, so that ops is not used again.
+            listed = token_stub(channel).ListTokens(
+                tpb.ListTokensRequest(), metadata=[("authorization", f"Bearer {auditor}")],
+                timeout=TIMEOUT)
+            after = {t.name: t for t in listed.tokens}["ops"]
+            assert after.HasField("last_used_ms") and after.last_used_ms == used
+    finally:
+        assert srv.stop() == 0
+    # Only the time is kept: the secret is never written.
+    for path in [p for p in data.rglob("*") if p.is_file()]:
+        assert ops.encode() not in path.read_bytes(), path
+
+
 # --------------------------------------------------------------------------- gaugectl
 
 

@@ -31,6 +31,7 @@ final class CORSExchange: HTTPExchange {
   var isFinished: Bool { inner.isFinished }
   var metrics: LoopMetrics? { inner.metrics }
   var peer: String? { inner.peer }
+  var credentialMemo: CredentialMemo? { inner.credentialMemo }
 
   // The callbacks live on the session's exchange, which clears them when
   // it ends: holding them here would keep a face alive past its exchange.

@@ -32,11 +32,15 @@ public protocol HTTPExchange: AnyObject {
   /// The client's address, known when the server writes an access log;
   /// nil by default.
   var peer: String? { get }
+  /// The connection's memo of the credential its requests repeat; nil by
+  /// default.
+  var credentialMemo: CredentialMemo? { get }
 }
 
 extension HTTPExchange {
   public var metrics: LoopMetrics? { nil }
   public var peer: String? { nil }
+  public var credentialMemo: CredentialMemo? { nil }
 }
 
 /// What answers the requests that are not gRPC calls: the HTTP faces

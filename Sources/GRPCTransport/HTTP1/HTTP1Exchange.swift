@@ -27,6 +27,7 @@ final class HTTP1Exchange: HTTPExchange {
   var onCancel: (() -> Void)?
   let metrics: LoopMetrics?
   let peer: String?
+  let credentialMemo: CredentialMemo?
 
   init(
     connection: HTTP1ServerConnection, scheduler: any CallScheduler, headOnly: Bool,
@@ -35,6 +36,7 @@ final class HTTP1Exchange: HTTPExchange {
     self.connection = connection
     self.metrics = connection.metrics
     self.peer = connection.peer
+    self.credentialMemo = connection.credentialMemo
     self.scheduler = scheduler
     self.headOnly = headOnly
     self.requestKeepsAlive = requestKeepsAlive

@@ -62,6 +62,9 @@ public final class HTTP1ServerConnection {
   var metrics: LoopMetrics?
   /// The client's address, set only when the access log wants it.
   var peer: String?
+  /// The `authorization` its requests repeat, as text, and what the access
+  /// gate concluded about it.
+  let credentialMemo = CredentialMemo()
 
   public init(
     responder: any HTTPResponder, configuration: HTTP1Configuration,

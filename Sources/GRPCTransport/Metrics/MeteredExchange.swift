@@ -61,6 +61,7 @@ public final class MeteredExchange: HTTPExchange {
   public var isFinished: Bool { inner.isFinished }
   public var metrics: LoopMetrics? { inner.metrics }
   public var peer: String? { inner.peer }
+  public var credentialMemo: CredentialMemo? { inner.credentialMemo }
 
   public var onOutboundDrained: (() -> Void)? {
     get { inner.onOutboundDrained }

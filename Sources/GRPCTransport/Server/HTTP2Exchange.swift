@@ -25,6 +25,7 @@ final class HTTP2Exchange: HTTPExchange, RPCHandler {
   var onCancel: (() -> Void)?
   let metrics: LoopMetrics?
   let peer: String?
+  let credentialMemo: CredentialMemo?
 
   init(
     request: HTTPRequest, stream: ServerStream, connection: GRPCServerConnection,
@@ -32,6 +33,7 @@ final class HTTP2Exchange: HTTPExchange, RPCHandler {
   ) {
     self.metrics = connection.group.metrics
     self.peer = connection.peer
+    self.credentialMemo = connection.credentialMemo
     self.state = .collecting(request)
     self.stream = stream
     self.headOnly = request.method == "HEAD"

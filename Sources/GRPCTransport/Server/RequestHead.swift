@@ -56,16 +56,21 @@ struct RequestHead {
   /// The block is a client's trailers, where no pseudo-header may appear.
   var isTrailers = false
 
-  mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, limit: Int)
-    -> FieldVerdict
-  {
+  /// Adds one field; `memo` is the connection's, which turns the
+  /// `authorization` a client repeats on every request into the same text.
+  mutating func add(
+    name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, limit: Int,
+    memo: CredentialMemo? = nil
+  ) -> FieldVerdict {
     listBytes += name.count + value.count + 32
     guard listBytes <= limit else { return .tooLarge }
     // Every request carries the same few fields: they are recognised by
     // their bytes, which also vouches for their names, and only the values
     // kept become Strings.
     let known = KnownHeader(name)
-    guard let known, known.isPseudo else { return addRegular(known, name: name, value: value) }
+    guard let known, known.isPseudo else {
+      return addRegular(known, name: name, value: value, memo: memo)
+    }
     guard !isTrailers, !seen.contains(.regular) else { return .malformed }
     switch known {
     case .method:
@@ -105,7 +110,8 @@ struct RequestHead {
   }
 
   private mutating func addRegular(
-    _ known: KnownHeader?, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer
+    _ known: KnownHeader?, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer,
+    memo: CredentialMemo?
   ) -> FieldVerdict {
     if known == nil {
       // A pseudo-header gauged does not know (`:protocol` included: the
@@ -128,6 +134,13 @@ struct RequestHead {
       isGRPC = true
       contentType = ""
       return .kept
+    case .authorization:
+      // The value the connection's last request carried was valid then.
+      if let text = memo?.repeated(value) {
+        metadata.add(lowercaseKey: "authorization", .text(text))
+        return .kept
+      }
+      guard HTTPFieldSyntax.isValidValue(value) else { return .dropped }
     default:
       guard HTTPFieldSyntax.isValidValue(value) else { return .dropped }
     }
@@ -153,6 +166,9 @@ struct RequestHead {
     case .timeout: timeout = Array(value)
     case .encoding: encoding = String(decoding: value, as: UTF8.self)
     case .acceptEncoding: acceptEncoding = String(decoding: value, as: UTF8.self)
+    case .authorization:
+      let text = memo?.text(of: value) ?? String(decoding: value, as: UTF8.self)
+      metadata.add(lowercaseKey: "authorization", .text(text))
     case .ignored: break
     case .method, .path, .scheme, .authority:
       preconditionFailure("pseudo-headers are added by add(name:value:limit:)")
@@ -248,6 +264,9 @@ private enum KnownHeader {
   /// Fields HTTP/2 forbids (RFC 9113 section 8.2.2).
   case connectionSpecific
   case contentType, timeout, encoding, acceptEncoding
+  /// Metadata the transport reads from bytes, to spare making its name
+  /// and (through the connection's memo) its value into text each time.
+  case authorization
   /// Reserved fields that carry nothing a handler or the transport needs.
   case ignored
 
@@ -269,6 +288,7 @@ private enum KnownHeader {
     case 16 where equals("proxy-connection"): self = .connectionSpecific
     case 17 where equals("transfer-encoding"): self = .connectionSpecific
     case 12 where equals("content-type"): self = .contentType
+    case 13 where equals("authorization"): self = .authorization
     case 12 where equals("grpc-timeout"): self = .timeout
     case 13 where equals("grpc-encoding"): self = .encoding
     case 20 where equals("grpc-accept-encoding"): self = .acceptEncoding

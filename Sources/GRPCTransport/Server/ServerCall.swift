@@ -163,6 +163,10 @@ public final class ServerCall: @unchecked Sendable {
   /// records peers (`ServerConfiguration.recordsPeers`) or logs access.
   public var peer: String? { sink?.peer }
 
+  /// The memo of the connection the call came on, for the layer that
+  /// checks its credential; nil where there is none to keep.
+  public var credentialMemo: CredentialMemo? { sink?.credentialMemo }
+
   /// Whether the call came over gRPC-Web or Connect rather than gRPC.
   public var isWebCall: Bool { sink is WebCall }
 
@@ -239,10 +243,13 @@ protocol ServerCallSink: AnyObject {
   var now: ContinuousClock.Instant { get }
   /// The peer's address, when the access log wants it.
   var peer: String? { get }
+  /// The connection's credential memo.
+  var credentialMemo: CredentialMemo? { get }
   func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork
   func releaseOutboundBuffer(_ stream: ServerStream)
 }
 
 extension ServerCallSink {
   var peer: String? { nil }
+  var credentialMemo: CredentialMemo? { nil }
 }

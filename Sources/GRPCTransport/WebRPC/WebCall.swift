@@ -158,6 +158,7 @@ final class WebCall: ServerCallSink {
   var loopExecutor: any LoopExecutor { exchange.scheduler.loopExecutor }
   var now: ContinuousClock.Instant { exchange.scheduler.now }
   var peer: String? { exchange.peer }
+  var credentialMemo: CredentialMemo? { exchange.credentialMemo }
 
   func schedule(after delay: Duration, _ work: @escaping () -> Void) -> ScheduledWork {
     exchange.scheduler.schedule(after: delay, work)

@@ -226,7 +226,8 @@ public final class WebRPCFace: Sendable {
       exchange: exchange, framing: framing, streamsResponse: streamsResponse,
       maxMessageBytes: maxMessageBytes)
     call.run(
-      method, metadata: Self.metadata(request.headers), deadline: deadline, messages: messages)
+      method, metadata: Self.metadata(request.headers, memo: exchange.credentialMemo),
+      deadline: deadline, messages: messages)
   }
 
   // MARK: Headers
@@ -267,13 +268,19 @@ public final class WebRPCFace: Sendable {
 
   /// What the handler sees of the request's fields: everything but the
   /// fields HTTP and the protocols themselves use; `-bin` values decoded.
-  static func metadata(_ headers: HTTPFields) -> Metadata {
+  /// `memo` makes the `authorization` a connection repeats the same text.
+  static func metadata(_ headers: HTTPFields, memo: CredentialMemo? = nil) -> Metadata {
     var metadata = Metadata()
     // Field names are lower case already (see `HTTPFields`).
     headers.forEachField { name, value in
       // The fields every call carries are passed over before any String
       // is made of them.
       guard !isProtocolField(name) else { return }
+      if HTTPFields.name(name, is: "authorization") {
+        let bytes = UnsafeRawBufferPointer(value)
+        let text = memo?.text(of: bytes) ?? String(decoding: value, as: UTF8.self)
+        return metadata.add(lowercaseKey: "authorization", .text(text))
+      }
       let key = String(decoding: name, as: UTF8.self)
       guard !Metadata.isReserved(key) else { return }
       if key.hasSuffix("-bin") {

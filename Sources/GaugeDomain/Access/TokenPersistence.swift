@@ -3,6 +3,8 @@
 public protocol TokenPersistence: Sendable {
   func insert(_ token: AccessToken) throws(TokenPersistenceError)
   func remove(name: String) throws(TokenPersistenceError)
+  /// Keeps when tokens were last used; names no longer stored are passed over.
+  func recordUses(_ uses: [TokenUse]) throws(TokenPersistenceError)
 }
 
 public struct TokenPersistenceError: Error, Sendable, Equatable, CustomStringConvertible {

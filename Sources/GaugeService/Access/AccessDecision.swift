@@ -8,17 +8,19 @@ public enum AccessDecision: Sendable, Equatable {
   case refused(AccessRefusal)
 }
 
-/// What a granted request may see, and whose token it came with.
-public struct AccessGrant: Sendable, Equatable {
-  public var reach: WidgetReach
+/// What a granted request may see, and whose token it came with. A class:
+/// every call of a connection with the same token shares the one its
+/// credential memo keeps, where copying the fields cost more than the check.
+public final class AccessGrant: Sendable, Equatable {
+  public let reach: WidgetReach
   /// nil when the server asks for no token (or the route is open).
-  public var tokenName: String?
+  public let tokenName: String?
   /// Whose rate-limit buckets the request spends: its token's, or its
   /// client address's when it has no token and such callers are limited;
   /// nil for none.
-  public var rateKey: String?
+  public let rateKey: String?
   /// The token's own write rate limit; nil: the server's.
-  public var writeRate: TokenBucket.Rate?
+  public let writeRate: TokenBucket.Rate?
 
   public init(
     reach: WidgetReach, tokenName: String?, rateKey: String? = nil,
@@ -28,6 +30,16 @@ public struct AccessGrant: Sendable, Equatable {
     self.tokenName = tokenName
     self.rateKey = rateKey ?? tokenName
     self.writeRate = writeRate
+  }
+
+  /// This grant, its buckets those of `rateKey` (a client address).
+  public func spending(_ rateKey: String?) -> AccessGrant {
+    AccessGrant(reach: reach, tokenName: tokenName, rateKey: rateKey, writeRate: writeRate)
+  }
+
+  public static func == (left: AccessGrant, right: AccessGrant) -> Bool {
+    left.reach == right.reach && left.tokenName == right.tokenName
+      && left.rateKey == right.rateKey && left.writeRate == right.writeRate
   }
 
   public static let everything = AccessGrant(reach: .everything, tokenName: nil)

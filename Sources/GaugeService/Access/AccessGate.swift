@@ -1,3 +1,4 @@
+import GRPCTransport
 import GaugeAuth
 import GaugeDomain
 import GaugeLog
@@ -6,7 +7,9 @@ import GaugeLog
 /// has no tokens every request is granted everything at once, after one
 /// relaxed atomic load and no string work; once it has some, the request's
 /// bearer secret is hashed and looked up, and its token's scope and reach
-/// decide.
+/// decide. What a connection's `authorization` was found to be is kept in
+/// the connection's memo while no token is added or revoked, so each
+/// connection hashes its secret once.
 public final class AccessGate: Sendable {
   public let registry: TokenRegistry
   /// Where refusals are logged (`access_refused`, warn): why, never the
@@ -24,13 +27,40 @@ public final class AccessGate: Sendable {
   public var requiresTokens: Bool { registry.requiresTokens }
 
   /// Decides for a request that needs `requirement`, carrying
-  /// `authorization` and, for browsers, `cookie`; `nowMs` is the wall
-  /// clock's unless a test brings its own.
+  /// `authorization` and, for browsers, `cookie`, on a connection with
+  /// `memo`; `nowMs` is the wall clock's unless a test brings its own.
   public func check(
     _ requirement: AccessRequirement, authorization: String?, cookie: String?,
-    nowMs: Int64? = nil
+    memo: CredentialMemo? = nil, nowMs: Int64? = nil
   ) -> AccessDecision {
-    let decision = decide(requirement, authorization: authorization, cookie: cookie, nowMs: nowMs)
+    guard registry.requiresTokens, case .scope(let needed) = requirement else {
+      return .granted(.everything)
+    }
+    let now = nowMs ?? WallClock.unixMilliseconds()
+    if let memo, let authorization, let known = memo.conclusion(about: authorization) {
+      if let known = known as? KnownBearer, known.holds(in: registry, atMs: now) {
+        known.markUsed(in: registry, atMs: now)
+        guard known.token.scope.covers(needed) else {
+          return decision(for: known.token, needs: needed)
+        }
+        return .granted(known.grant)
+      }
+      memo.forget()
+    }
+    // Read first: a token revoked while this check runs moves it on, so
+    // what the memo keeps is not trusted past the revocation.
+    let generation = registry.generation
+    let decision: AccessDecision
+    switch authenticate(authorization: authorization, cookie: cookie, nowMs: now) {
+    case .refused(let refusal):
+      decision = .refused(refusal)
+    case .token(let token, let fromAuthorization):
+      if fromAuthorization, let memo, let authorization {
+        memo.remember(
+          KnownBearer(token: token, generation: generation, markedAtMs: now), about: authorization)
+      }
+      decision = self.decision(for: token, needs: needed)
+    }
     if case .refused(let refusal) = decision, let log, log.enabled(.warn) {
       log.warn(
         "access_refused", "refused a request: \(refusal.message)",
@@ -39,14 +69,27 @@ public final class AccessGate: Sendable {
     return decision
   }
 
-  private func decide(
-    _ requirement: AccessRequirement, authorization: String?, cookie: String?, nowMs: Int64?
-  ) -> AccessDecision {
-    guard registry.requiresTokens, case .scope(let needed) = requirement else {
-      return .granted(.everything)
+  private func decision(for token: AccessToken, needs needed: Scope) -> AccessDecision {
+    guard token.scope.covers(needed) else {
+      return .refused(
+        .forbidden("the token \"\(token.name)\" has scope \(token.scope); this needs \(needed)"))
     }
+    return .granted(
+      AccessGrant(reach: token.reach, tokenName: token.name, writeRate: token.writeRate))
+  }
+
+  private enum Authentication {
+    case refused(AccessRefusal)
+    /// A valid token, from the `authorization` or else the cookie.
+    case token(AccessToken, fromAuthorization: Bool)
+  }
+
+  private func authenticate(authorization: String?, cookie: String?, nowMs: Int64)
+    -> Authentication
+  {
     var found = BearerCredential.fromAuthorization(authorization)
-    if found == .none { found = BearerCredential.fromCookie(cookie) }
+    let fromAuthorization = found != .none
+    if !fromAuthorization { found = BearerCredential.fromCookie(cookie) }
     let secret: Substring
     switch found {
     case .none:
@@ -58,19 +101,13 @@ public final class AccessGate: Sendable {
     case .secret(let text):
       secret = text
     }
-    switch registry.authenticate(secret, nowMs: nowMs ?? WallClock.unixMilliseconds()) {
+    switch registry.authenticate(secret, nowMs: nowMs) {
     case .unknown:
       return .refused(.unauthenticated("the token is not known to this server"))
     case .expired(let name):
       return .refused(.unauthenticated("the token \"\(name)\" has expired"))
     case .valid(let token):
-      guard token.scope.covers(needed) else {
-        return .refused(
-          .forbidden(
-            "the token \"\(token.name)\" has scope \(token.scope); this needs \(needed)"))
-      }
-      return .granted(
-        AccessGrant(reach: token.reach, tokenName: token.name, writeRate: token.writeRate))
+      return .token(token, fromAuthorization: fromAuthorization)
     }
   }
 }

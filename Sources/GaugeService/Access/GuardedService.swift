@@ -20,22 +20,29 @@ public struct GuardedService: GRPCService {
   }
 
   private let base: any GRPCService
-  private let limited: (any ReachLimitedService)?
+  /// The base's handler maker that takes a grant, when it has one. A
+  /// closure: calling through the stored existential copied it each call.
+  private let makeLimitedHandler:
+    (@Sendable (String, ServerCall, AccessGrant, RateLimiter?) -> RPCHandler?)?
   private let gate: AccessGate
   private let limiter: RateLimiter?
-  private let methods: [String: MethodAccess]
+  /// By method name: a few short names, where a scan comparing small
+  /// strings costs less than hashing one.
+  private let methods: [(name: String, access: MethodAccess)]
   private let anonymousLimits: Bool
 
   public init(_ base: any GRPCService, gate: AccessGate, limiter: RateLimiter? = nil) {
     self.base = base
-    self.limited = base as? any ReachLimitedService
+    if let limited = base as? any ReachLimitedService {
+      makeLimitedHandler = { limited.makeHandler(method: $0, call: $1, grant: $2, limiter: $3) }
+    } else {
+      makeLimitedHandler = nil
+    }
     self.gate = gate
     self.limiter = limiter
-    var methods: [String: MethodAccess] = [:]
-    for method in base.methodNames {
-      methods[method] = Self.access(service: base.serviceName, method: method)
+    self.methods = base.methodNames.map { method in
+      (method, Self.access(service: base.serviceName, method: method))
     }
-    self.methods = methods
     self.anonymousLimits = limiter?.limits.anonymous ?? false
   }
 
@@ -61,35 +68,32 @@ public struct GuardedService: GRPCService {
     guard gate.requiresTokens || anonymousLimits else {
       return base.makeHandler(method: method, call: call)
     }
-    let access = methods[method] ?? Self.access(service: base.serviceName, method: method)
+    let access =
+      methods.first { $0.name == method }?.access
+      ?? Self.access(service: base.serviceName, method: method)
     // Keys are stored lower case: compared as they are, where the
-    // subscript lower-cased its key on every call.
-    var authorization: String?
-    var cookie: String?
-    for (key, value) in call.metadata {
-      guard case .text(let text) = value else { continue }
-      if authorization == nil, key == "authorization" {
-        authorization = text
-      } else if cookie == nil, key == "cookie" {
-        cookie = text
-      }
-    }
+    // subscript lower-cased its key on every call. The cookie is only for
+    // callers without an `authorization`.
+    let authorization = call.metadata.firstText(lowercaseKey: "authorization")
+    let cookie = authorization == nil ? call.metadata.firstText(lowercaseKey: "cookie") : nil
     let decision = gate.check(
-      access.requirement, authorization: authorization, cookie: cookie)
+      access.requirement, authorization: authorization, cookie: cookie,
+      memo: call.credentialMemo)
     switch decision {
     case .refused(let refusal):
       return RefusedCallHandler(call: call, status: refusal.grpcStatus)
-    case .granted(var grant):
+    case .granted(let granted):
+      var grant = granted
       if !gate.requiresTokens, access.requirement == .scope(.admin) {
         // Reached only where callers without a token are limited, that is
         // where gauged serves unauthenticated beyond loopback.
         return RefusedCallHandler(call: call, status: AccessRefusal.tokensOffline.grpcStatus)
       }
       if grant.rateKey == nil, access.requirement != .open {
-        grant.rateKey = limiter?.anonymousKey(peer: call.peer)
+        grant = grant.spending(limiter?.anonymousKey(peer: call.peer))
       }
       guard let key = grant.rateKey else {
-        return limited?.makeHandler(method: method, call: call, grant: grant, limiter: nil)
+        return makeLimitedHandler?(method, call, grant, nil)
           ?? base.makeHandler(method: method, call: call)
       }
       if let limiter, let kind = access.rateKind,
@@ -107,7 +111,7 @@ public struct GuardedService: GRPCService {
         }
       }
       let handler =
-        limited?.makeHandler(method: method, call: call, grant: grant, limiter: limiter)
+        makeLimitedHandler?(method, call, grant, limiter)
         ?? base.makeHandler(method: method, call: call)
       guard let handler, access.longLived else { return handler }
       return RevocableHandler(

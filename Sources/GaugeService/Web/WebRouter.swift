@@ -61,9 +61,15 @@ public final class WebRouter: HTTPResponder {
     if gate.requiresTokens || limiter?.limits.anonymous == true {
       let requirement = AccessRequirement.request(method: request.method, path: request.path)
       if gate.requiresTokens {
+        let memo = exchange.credentialMemo
+        let authorization = request.headers.withValue(of: "authorization") { value in
+          value.map {
+            memo?.text(of: UnsafeRawBufferPointer($0)) ?? String(decoding: $0, as: UTF8.self)
+          }
+        }
         let decision = gate.check(
-          requirement, authorization: request.headers["authorization"],
-          cookie: request.headers["cookie"])
+          requirement, authorization: authorization, cookie: request.headers["cookie"],
+          memo: memo)
         switch decision {
         case .granted(let granted): grant = granted
         case .refused(let refusal):
@@ -77,7 +83,7 @@ public final class WebRouter: HTTPResponder {
         return metered.respond(AccessRefusal.tokensOffline.problem.response)
       }
       if grant.rateKey == nil, requirement != .open {
-        grant.rateKey = limiter?.anonymousKey(peer: exchange.peer)
+        grant = grant.spending(limiter?.anonymousKey(peer: exchange.peer))
       }
       if let limiter, let key = grant.rateKey, case .scope(let scope) = requirement,
         scope != .admin
