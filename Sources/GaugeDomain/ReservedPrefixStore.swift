@@ -7,13 +7,22 @@ public struct ReservedPrefixStore: WidgetStore {
   public let base: any WidgetStore
   public let prefix: String
 
+  /// The prefix's first byte; nil when the prefix is empty.
+  private let firstByte: UInt8?
+
   public init(_ base: any WidgetStore, prefix: String) {
     self.base = base
     self.prefix = prefix
+    self.firstByte = prefix.utf8.first
   }
 
   private func isReserved(_ id: String?) -> Bool {
     guard let id else { return false }
+    guard let firstByte else { return true }
+    // Checked for every value a producer publishes: most ids differ at
+    // their first byte, and the generic comparison of the views cost more
+    // than applying the value.
+    guard id.utf8.first == firstByte else { return false }
     return id.utf8.starts(with: prefix.utf8)
   }
 

@@ -89,7 +89,7 @@ final class ServerSentEventStream: InboxSubscriber {
       send(event, caughtUp: true)
       return true
     }
-    if queue.offer(event) { SubscriptionMetrics.on(exchange.metrics)?.coalescedEvent() }
+    if queue.offer(event) { counts?.coalesced &+= 1 }
     return false
   }
 

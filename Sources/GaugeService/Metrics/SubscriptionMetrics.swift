@@ -20,14 +20,15 @@ final class SubscriptionMetrics: LoopMetricsPart {
   }
 
   /// One face's counts: a subscription holds its face's and counts with
-  /// a plain increment, no lookup, on every event it sends.
+  /// a plain increment, no lookup, on every event it sends or coalesces.
   final class FaceCounts {
     var open = 0
     var sent: UInt64 = 0
+    /// Summed over the faces: the family has no face label.
+    var coalesced: UInt64 = 0
   }
 
   private let faces = Face.allCases.map { _ in FaceCounts() }
-  private var coalesced: UInt64 = 0
   static let coalescedName = "gauged_events_coalesced_total"
 
   /// This loop's counts for `face`, or nil when the server keeps no metrics.
@@ -35,15 +36,10 @@ final class SubscriptionMetrics: LoopMetricsPart {
     loop?.part(SubscriptionMetrics.self) { SubscriptionMetrics() }.faces[face.rawValue]
   }
 
-  /// This loop's instance, for what is not per face.
-  static func on(_ loop: LoopMetrics?) -> SubscriptionMetrics? {
-    loop?.part(SubscriptionMetrics.self) { SubscriptionMetrics() }
-  }
-
-  func coalescedEvent() { coalesced &+= 1 }
-
   var families: [MetricFamily] {
-    Self.families(open: faces.map(\.open), sent: faces.map(\.sent), coalesced: coalesced)
+    Self.families(
+      open: faces.map(\.open), sent: faces.map(\.sent),
+      coalesced: faces.reduce(0) { $0 &+ $1.coalesced })
   }
 
   /// With zeros: a scrape shows the families before any loop has had a

@@ -110,7 +110,7 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
       counts?.sent &+= 1
       return true
     }
-    if queue.offer(event) { SubscriptionMetrics.on(call.loopMetrics)?.coalescedEvent() }
+    if queue.offer(event) { counts?.coalesced &+= 1 }
     return false
   }
 
