@@ -5,7 +5,9 @@ import GaugeMetrics
 public final class HTTPRouteMetrics {
   public let face: String
   public let route: String
-  private var codes: [Int: UInt64] = [:]
+  /// Requests by status code: the few codes a route answers with, scanned
+  /// rather than hashed on every request.
+  private var codes: [(status: Int, count: UInt64)] = []
   private let duration = Histogram(upperBounds: HistogramBuckets.latencySeconds)
   let accessLog: AccessLog?
 
@@ -16,14 +18,21 @@ public final class HTTPRouteMetrics {
   }
 
   func completed(status: Int, after elapsed: Duration, bytes: Int, peer: String?) {
-    codes[status, default: 0] &+= 1
+    if let index = codes.firstIndex(where: { $0.status == status }) {
+      codes[index].count &+= 1
+    } else {
+      codes.append((status, 1))
+    }
     duration.observe(elapsed)
     accessLog?.request(
       face: face, route: route, status: status, duration: elapsed, bytes: bytes, peer: peer)
   }
 
   var snapshot: Snapshot {
-    Snapshot(face: face, route: route, codes: codes, duration: duration.snapshot)
+    Snapshot(
+      face: face, route: route,
+      codes: Dictionary(codes.map { ($0.status, $0.count) }, uniquingKeysWith: &+),
+      duration: duration.snapshot)
   }
 
   public struct Snapshot: Sendable {

@@ -11,6 +11,11 @@ public final class LoopMetrics {
   private var methods: [String: GRPCMethodMetrics] = [:]
   /// By face, then route.
   private var routes: [String: [String: HTTPRouteMetrics]] = [:]
+  /// The routes used last, newest first: a loop serves a few routes again
+  /// and again, and comparing their short labels costs less than hashing
+  /// them twice per request.
+  private var recentRoutes: [HTTPRouteMetrics] = []
+  private static let recentRouteCount = 4
   /// Open connections by protocol (`h2`, `http1`).
   private var connections: [String: Int] = [:]
   /// What the modules above keep on this loop, one part per type.
@@ -40,10 +45,19 @@ public final class LoopMetrics {
   /// The counters of one of a face's routes. `route` is a template
   /// (`/v1/widgets/{id}`), never a raw path, for the same reason.
   public func route(face: String, route: String) -> HTTPRouteMetrics {
-    if let known = routes[face]?[route] { return known }
-    let made = HTTPRouteMetrics(face: face, route: route, accessLog: accessLog)
-    routes[face, default: [:]][route] = made
-    return made
+    if let recent = recentRoutes.first(where: { $0.route == route && $0.face == face }) {
+      return recent
+    }
+    let found: HTTPRouteMetrics
+    if let known = routes[face]?[route] {
+      found = known
+    } else {
+      found = HTTPRouteMetrics(face: face, route: route, accessLog: accessLog)
+      routes[face, default: [:]][route] = found
+    }
+    if recentRoutes.count == Self.recentRouteCount { recentRoutes.removeLast() }
+    recentRoutes.insert(found, at: 0)
+    return found
   }
 
   /// Whether calls and requests are logged: connections then learn their
