@@ -58,6 +58,10 @@ final class SubscriptionDriver: @unchecked Sendable {
       buffer.append(inSnapshot ? .snapshot(widget) : .upsert(widget))
     case .removed(let id, let revision):
       buffer.append(.removed(id: id, revision: revision))
+    case .value:
+      // Sent only to subscriptions that ask for value deltas; this one
+      // does not.
+      return
     case .reset(let revision):
       inSnapshot = true
       buffer.append(.reset(revision: revision))

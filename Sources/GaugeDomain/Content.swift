@@ -25,6 +25,9 @@ public struct Content: Sendable, Equatable {
     templateValue = template.mainValue
   }
 
+  /// The template's value, read without rebuilding the template.
+  public var mainValue: Double { templateValue }
+
   public var template: Template {
     get {
       var template = box.template

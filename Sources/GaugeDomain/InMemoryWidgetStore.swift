@@ -257,7 +257,7 @@ public final class InMemoryWidgetStore: WidgetStore {
       switch change {
       case .removed:
         persistence?.record(change, removedAtMs: now)
-      case .upserted(let widget, _) where change.revision == table.lastValueOnlyRevision:
+      case .valueSet(let widget):
         persistence?.recordValue(valueChange(widget, slot: table.lastSetValueSlot))
       case .upserted:
         persistence?.record(change, removedAtMs: nil)
@@ -274,14 +274,15 @@ public final class InMemoryWidgetStore: WidgetStore {
   }
 
   private func upserted(_ change: WidgetChange) -> (widget: Widget, created: Bool) {
-    guard case .upserted(let widget, let created) = change else {
-      preconditionFailure("an upsert produced \(change)")
+    switch change {
+    case .upserted(let widget, let created): (widget, created)
+    case .valueSet(let widget): (widget, false)
+    case .removed: preconditionFailure("an upsert produced \(change)")
     }
-    return (widget, created)
   }
 
   private func upsertedWidget(_ change: WidgetChange) -> Widget {
-    guard case .upserted(let widget, _) = change else {
+    guard let widget = change.widget else {
       preconditionFailure("an upsert produced \(change)")
     }
     return widget

@@ -1,19 +1,32 @@
 /// A change that took a revision. Subscribers and durable stores consume these.
 public enum WidgetChange: Sendable, Equatable {
   case upserted(Widget, created: Bool)
+  /// A change that set nothing but an existing widget's value (and with it
+  /// its update time, and a stale widget's staleness): PublishValues, or an
+  /// update that sets only the template's value. Persisted as a value, and
+  /// sent as one to subscribers that ask for value deltas.
+  case valueSet(Widget)
   case removed(id: String, revision: UInt64)
 
   public var revision: UInt64 {
     switch self {
-    case .upserted(let widget, _): widget.revision
+    case .upserted(let widget, _), .valueSet(let widget): widget.revision
     case .removed(_, let revision): revision
     }
   }
 
   public var widgetID: String {
     switch self {
-    case .upserted(let widget, _): widget.id
+    case .upserted(let widget, _), .valueSet(let widget): widget.id
     case .removed(let id, _): id
+    }
+  }
+
+  /// The widget as the change left it; nil for a removal.
+  public var widget: Widget? {
+    switch self {
+    case .upserted(let widget, _), .valueSet(let widget): widget
+    case .removed: nil
     }
   }
 }

@@ -9,11 +9,6 @@ public struct WidgetTable: Sendable {
   private var slotCount: Int32 = 0
   /// The slot of the widget the last `setValue` changed (see `Entry.slot`).
   public private(set) var lastSetValueSlot: Int32 = -1
-  /// The revision of the last change that set nothing but a widget's value
-  /// (and its time): `setValue`, or an update that took its path. A change
-  /// with this revision can be persisted as a `ValueChange`; revisions are
-  /// never reused, so no other transition has to clear it.
-  public private(set) var lastValueOnlyRevision: UInt64 = 0
 
   /// A widget and its slot: a small number that stays the widget's own
   /// while it exists and goes to another widget only after its removal.
@@ -213,11 +208,10 @@ public struct WidgetTable: Sendable {
       value, id: id, now: now, after: lastRevision, in: &widgetsByID.values[index])
     lastRevision = widget.revision
     lastSetValueSlot = slot
-    lastValueOnlyRevision = widget.revision
     // A watched widget that is not stale keeps its heap entry, which finds
     // the later deadline when it comes due; a stale one had none left.
     if wasStale { scheduleStaleCheck(at: index) }
-    return .upserted(widget, created: false)
+    return .valueSet(widget)
   }
 
   /// `setValue` on the entry in one access: reading it through the

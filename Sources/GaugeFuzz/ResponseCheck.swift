@@ -49,6 +49,7 @@ enum ResponseCheck {
     switch event {
     case .upsert(let widget): (id, revision) = (widget.id, widget.revision)
     case .removed(let removedID, let removedRevision): (id, revision) = (removedID, removedRevision)
+    case .value(let valueID, _, _, let valueRevision): (id, revision) = (valueID, valueRevision)
     case .reset:
       revisions.removeAll()
       return

@@ -168,7 +168,8 @@ public enum SeedCorpus {
     let resume = program.start(service + "Subscribe", metadata: "dashboard-7")
     program.send(
       WidgetWire.encodeSubscribeRequest(
-        SubscribeQuery(idPrefix: "c", includeSnapshot: false, sinceRevision: 1_000)),
+        SubscribeQuery(
+          idPrefix: "c", includeSnapshot: false, sinceRevision: 1_000, valueDeltas: true)),
       on: resume)
     program.pump()
     let publish = program.start(service + "PublishValues")

@@ -24,6 +24,14 @@ enum SubscriptionCheck {
       switch event {
       case .upsert(let widget): view[widget.id] = widget
       case .removed(let id, _): view[id] = nil
+      case .value(let id, let value, let updatedAtMs, let revision):
+        guard var widget = view[id] else {
+          throw FuzzFinding(
+            "a value delta for \(id) reached a subscriber that never had the widget whole")
+        }
+        ValueChange(id: id, value: value, revision: revision, updatedAtMs: updatedAtMs)
+          .apply(to: &widget)
+        view[id] = widget
       case .reset:
         view.removeAll()
         synced = false

@@ -50,6 +50,9 @@ struct PendingBatch: Sendable {
     switch change {
     case .upserted(let widget, let created):
       fold(.upsert(widget, clearsTombstone: created), id: widget.id)
+    case .valueSet(let widget):
+      // Usually recorded as a value; a whole row is as good.
+      fold(.upsert(widget, clearsTombstone: false), id: widget.id)
     case .removed(let id, let revision):
       fold(.remove(Tombstone(id: id, revision: revision, removedAtMs: removedAtMs ?? 0)), id: id)
     }

@@ -7,11 +7,14 @@ public struct SubscribeQuery: Sendable, Equatable {
   public var includeSnapshot: Bool
   public var sinceRevision: UInt64?
   public var minIntervalMs: UInt32
+  /// Value-only changes come as `value` events.
+  public var valueDeltas: Bool
 
   public init(
     ids: [String] = [], idPrefix: String = "", includeSnapshot: Bool = true,
-    sinceRevision: UInt64? = nil, minIntervalMs: UInt32 = 0
+    sinceRevision: UInt64? = nil, minIntervalMs: UInt32 = 0, valueDeltas: Bool = false
   ) {
+    self.valueDeltas = valueDeltas
     self.ids = ids
     self.idPrefix = idPrefix
     self.includeSnapshot = includeSnapshot

@@ -6,6 +6,8 @@
 public enum WidgetEventPeek: Sendable, Equatable {
   /// `value` is `content.<template>.value`, nil when the widget has none.
   case upsert(revision: UInt64, value: Double?)
+  /// A `ValueDelta`: the value alone.
+  case value(revision: UInt64, value: Double)
   case removed(revision: UInt64)
   case synced(revision: UInt64)
   case reset(revision: UInt64)
@@ -32,6 +34,11 @@ extension WidgetWire {
       case WireReader.key(3, .lengthDelimited):
         guard reader.skipValue(ofKey: key) else { return nil }
         peek = .removed(revision: 0)
+      case WireReader.key(6, .lengthDelimited):
+        guard let delta = reader.lengthDelimited(), let value = deltaValue(delta) else {
+          return nil
+        }
+        peek = .value(revision: 0, value: value)
       case WireReader.key(4, .lengthDelimited):
         guard reader.skipValue(ofKey: key) else { return nil }
         peek = .synced(revision: 0)
@@ -44,6 +51,7 @@ extension WidgetWire {
     }
     switch peek {
     case .upsert(_, let value): return .upsert(revision: revision, value: value)
+    case .value(_, let value): return .value(revision: revision, value: value)
     case .removed: return .removed(revision: revision)
     case .synced: return .synced(revision: revision)
     case .reset: return .reset(revision: revision)
@@ -76,6 +84,14 @@ extension WidgetWire {
     lastValue(in: bytes, of: { $0 == WireReader.key(1, .fixed64) }) { reader in
       reader.fixed64().map { .some(Double(bitPattern: $0)) }
     }
+  }
+
+  /// A `ValueDelta`'s value; nil when the delta is malformed or has none.
+  private static func deltaValue(_ bytes: UnsafeRawBufferPointer) -> Double? {
+    let found = lastValue(in: bytes, of: { $0 == WireReader.key(2, .fixed64) }) { reader in
+      reader.fixed64().map { .some(Double(bitPattern: $0)) }
+    }
+    return found ?? nil
   }
 
   /// What `read` makes of the last field whose key `wanted` accepts (the

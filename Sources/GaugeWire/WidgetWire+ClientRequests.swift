@@ -111,6 +111,10 @@ extension WidgetWire {
         request.pointee.has_min_interval_ms = 1
         request.pointee.min_interval_ms = query.minIntervalMs
       }
+      if query.valueDeltas {
+        request.pointee.has_value_deltas = 1
+        request.pointee.value_deltas = 1
+      }
       return packed(
         request, gauge__v1__subscribe_request__get_packed_size, gauge__v1__subscribe_request__pack)
     }

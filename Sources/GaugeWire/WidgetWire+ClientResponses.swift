@@ -79,6 +79,14 @@ extension WidgetWire {
         return .upsert(try Widget(response: widget))
       case GAUGE__V1__WIDGET_EVENT__EVENT_REMOVED:
         return .removed(id: optionalString(event.removed) ?? "", revision: event.revision)
+      case GAUGE__V1__WIDGET_EVENT__EVENT_VALUE:
+        guard let delta = event.value?.pointee, delta.has_value != 0 else {
+          throw WireError(message: "gauge.v1.WidgetEvent value has no value")
+        }
+        return .value(
+          id: optionalString(delta.id) ?? "", value: delta.value,
+          updatedAtMs: delta.has_updated_at_ms != 0 ? delta.updated_at_ms : 0,
+          revision: event.revision)
       case GAUGE__V1__WIDGET_EVENT__EVENT_SYNCED:
         return .synced(revision: event.revision)
       case GAUGE__V1__WIDGET_EVENT__EVENT_RESET:

@@ -55,7 +55,8 @@ extension WidgetWire {
         includeSnapshot: optional(request.has_include_snapshot, request.include_snapshot != 0)
           ?? true,
         sinceRevision: optional(request.has_since_revision, request.since_revision),
-        minIntervalMs: optional(request.has_min_interval_ms, request.min_interval_ms) ?? 0
+        minIntervalMs: optional(request.has_min_interval_ms, request.min_interval_ms) ?? 0,
+        valueDeltas: request.has_value_deltas != 0 && request.value_deltas != 0
       )
     }
   }
@@ -74,6 +75,16 @@ extension WidgetWire {
         message.pointee.revision = revision
         message.pointee.event_case = GAUGE__V1__WIDGET_EVENT__EVENT_REMOVED
         message.pointee.removed = arena.cString(id)
+      case .value(let id, let value, let updatedAtMs, let revision):
+        message.pointee.revision = revision
+        message.pointee.event_case = GAUGE__V1__WIDGET_EVENT__EVENT_VALUE
+        let delta = arena.message(gauge__v1__value_delta__init)
+        delta.pointee.id = arena.cString(id)
+        delta.pointee.has_value = 1
+        delta.pointee.value = value
+        delta.pointee.has_updated_at_ms = 1
+        delta.pointee.updated_at_ms = updatedAtMs
+        message.pointee.value = delta
       case .synced(let revision):
         message.pointee.revision = revision
         message.pointee.event_case = GAUGE__V1__WIDGET_EVENT__EVENT_SYNCED

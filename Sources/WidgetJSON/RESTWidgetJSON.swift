@@ -15,6 +15,20 @@ package enum RESTWidgetJSON {
     return writer.bytes
   }
 
+  /// A change that set only `widget`'s value, as event streams with value
+  /// deltas send it: `{"id","value","revision","updated_at"}`.
+  package static func valueDeltaBytes(_ widget: Widget) -> [UInt8] {
+    var writer = JSONByteWriter(capacity: 96)
+    writer.beginObject()
+    writer.member("id", widget.id)
+    writer.member("value", number: widget.content.mainValue)
+    writer.member("revision", integer: widget.revision)
+    writer.key("updated_at")
+    writer.raw { RFC3339Time.appendQuoted(unixMilliseconds: widget.updatedAtMs, to: &$0) }
+    writer.endObject()
+    return writer.bytes
+  }
+
   package static func json(_ widget: Widget) -> JSONValue {
     do {
       return try JSONParser.parse(String(decoding: bytes(widget), as: UTF8.self))

@@ -32,6 +32,11 @@ struct BenchOptions {
   /// `--tls`: connect over TLS; `--cacert`: trusting this CA file.
   var tls = false
   var caFile: String?
+  /// `--widget gauge`: fan-out's widget is a gauge with labels, marks and a
+  /// gradient instead of a bare value.
+  var richWidget = false
+  /// `--deltas on`: subscribers ask for value deltas.
+  var valueDeltas = false
 
   static let usage = """
     gauge-bench: load for gauged over real sockets, with the project's own gRPC
@@ -104,6 +109,10 @@ struct BenchOptions {
                              the system's CAs and --target's host (default off)
       --cacert FILE          with --tls on: trust the CA certificates in FILE instead
                              of the system's
+      --widget value|gauge   fanout: the widget is a bare value (default) or a gauge
+                             with a label, subtitle, unit, four marks and a gradient
+      --deltas on|off        fanout: subscribers ask for value deltas (default off);
+                             the line reports bytes_per_delivery either way
     """
 
   enum ParseOutcome {
@@ -157,6 +166,12 @@ struct BenchOptions {
         valid = text == "on" || text == "off"
         options.tls = text == "on"
       case "--cacert": options.caFile = text
+      case "--widget":
+        valid = text == "value" || text == "gauge"
+        options.richWidget = text == "gauge"
+      case "--deltas":
+        valid = text == "on" || text == "off"
+        options.valueDeltas = text == "on"
       default:
         return .exit(code: 2, message: "gauge-bench: unknown option \(flag)\n\n\(usage)")
       }

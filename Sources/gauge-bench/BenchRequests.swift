@@ -26,11 +26,28 @@ enum BenchRequests {
         content: ContentPatch(template: .value(PlainValuePatch(value: 0)))))
   }
 
+  /// A gauge with a label, subtitle, unit, four marks and a three-stop
+  /// gradient (issue 32's widget for value deltas), with bounds wide
+  /// enough for a monotonic clock reading in nanoseconds.
+  static func putRichGauge(id: String) -> [UInt8] {
+    let top = 1e19
+    return WidgetWire.encodePutWidgetRequest(
+      WidgetPut(
+        id: id, name: "Error rate",
+        content: ContentPatch(
+          template: .gauge(
+            GaugePatch(
+              value: 0, minValue: 0, maxValue: top, gradient: ["green", "orange", "red"],
+              marks: [0.25, 0.5, 0.75, 0.9].map { MarkPatch(value: $0 * top, label: "\($0)") },
+              currentValueLabel: "now", minLabel: "0", maxLabel: "max")),
+          label: "Errors", subtitle: "5-minute window, all regions", unit: "%")))
+  }
+
   static func getRequest(id: String) -> [UInt8] {
     WidgetWire.encodeGetWidgetRequest(id: id)
   }
 
-  static func subscribe(ids: [String]) -> [UInt8] {
-    WidgetWire.encodeSubscribeRequest(SubscribeQuery(ids: ids))
+  static func subscribe(ids: [String], valueDeltas: Bool = false) -> [UInt8] {
+    WidgetWire.encodeSubscribeRequest(SubscribeQuery(ids: ids, valueDeltas: valueDeltas))
   }
 }

@@ -79,6 +79,13 @@ enum FanOutMeasurement {
     let offered = Double(producer.accepted) * Double(options.subscribers)
     line.add(
       "delivered_fraction", offered > 0 ? Double(delivery.deliveredEver) / offered : 0, decimals: 3)
+    if delivery.deliveredBytes > 0, delivery.deliveredEver > 0 {
+      // What one event weighs as gRPC frames it (HTTP/2's frame headers,
+      // shared by the events of one DATA frame, are not counted).
+      line.add(
+        "bytes_per_delivery", Double(delivery.deliveredBytes) / Double(delivery.deliveredEver),
+        decimals: 1)
+    }
     line.add(latency: delivery.latency, prefix: "")
     line.add("subscriber_failures", delivery.failed)
     meter.report(into: &line)

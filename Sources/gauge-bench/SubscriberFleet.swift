@@ -41,12 +41,13 @@ struct SubscriberFleet: Sendable {
 
   /// Opens every stream and waits until each has had its `synced`.
   func subscribe(
-    ids: [String], using load: LoadLoops, timeout: Duration = .seconds(120)
+    ids: [String], valueDeltas: Bool = false, using load: LoadLoops,
+    timeout: Duration = .seconds(120)
   ) throws(BenchFailure) {
     let groups = self.groups
     let synced: [Bool]? = load.runOnEach(groups.map(\.loop), timeout: timeout) {
       index, _, done in
-      groups[index].value.subscribe(ids: ids) { done(true) }
+      groups[index].value.subscribe(ids: ids, valueDeltas: valueDeltas) { done(true) }
     }
     guard synced != nil else {
       throw BenchFailure("\(subscribers) subscribers were not all synced within \(timeout)")
@@ -61,12 +62,13 @@ struct SubscriberFleet: Sendable {
   /// `connect` then `subscribe`.
   static func open(
     subscribers: Int, perConnection: Int, callProtocol: CallProtocol = .grpc, ids: [String],
-    on loops: [EventLoop], using load: LoadLoops, window: MeasureWindow
+    valueDeltas: Bool = false, on loops: [EventLoop], using load: LoadLoops,
+    window: MeasureWindow
   ) throws(BenchFailure) -> SubscriberFleet {
     let fleet = try connect(
       subscribers: subscribers, perConnection: perConnection, callProtocol: callProtocol,
       on: loops, using: load, window: window)
-    try fleet.subscribe(ids: ids, using: load)
+    try fleet.subscribe(ids: ids, valueDeltas: valueDeltas, using: load)
     return fleet
   }
 

@@ -13,6 +13,8 @@ struct DeliveryTally: Sendable {
   var latency = LatencyHistogram()
   /// Live upserts received at any time after `synced`.
   var deliveredEver: UInt64 = 0
+  /// Their bytes as gRPC framed them (message and 5-byte prefix).
+  var deliveredBytes: UInt64 = 0
   var failed = 0
   var firstFailure: String?
 
@@ -32,6 +34,7 @@ struct DeliveryTally: Sendable {
     delivered += other.delivered
     latency.merge(other.latency)
     deliveredEver += other.deliveredEver
+    deliveredBytes += other.deliveredBytes
     failed += other.failed
     if firstFailure == nil { firstFailure = other.firstFailure }
   }
@@ -82,9 +85,9 @@ final class SubscriberGroup: DeliveryGroup {
 
   /// Opens the planned Subscribe streams for `ids`; `onAllSynced` runs once
   /// every one of them has had its snapshot.
-  func subscribe(ids: [String], onAllSynced: @escaping () -> Void) {
+  func subscribe(ids: [String], valueDeltas: Bool = false, onAllSynced: @escaping () -> Void) {
     self.onAllSynced = onAllSynced
-    let request = BenchRequests.subscribe(ids: ids)
+    let request = BenchRequests.subscribe(ids: ids, valueDeltas: valueDeltas)
     for (channel, count) in plan {
       for _ in 0..<count {
         let subscriber = Subscriber(group: self)
@@ -117,10 +120,11 @@ final class SubscriberGroup: DeliveryGroup {
     checkSynced()
   }
 
-  fileprivate func delivered(sentAt: Double) {
+  fileprivate func delivered(sentAt: Double, messageBytes: Int) {
     let now = arrivedAt ?? MonotonicNanos.now()
     arrivedAt = now
     tally.deliveredEver += 1
+    tally.deliveredBytes += UInt64(messageBytes + 5)
     if window.contains(now) {
       tally.delivered += 1
       let sent = UInt64(max(0, sentAt))
@@ -163,7 +167,9 @@ private final class Subscriber: ClientCallHandler {
         group.synced()
       }
     case .upsert(_, let value?) where isSynced:
-      group.delivered(sentAt: value)
+      group.delivered(sentAt: value, messageBytes: bytes.count)
+    case .value(_, let value) where isSynced:
+      group.delivered(sentAt: value, messageBytes: bytes.count)
     default:
       break
     }

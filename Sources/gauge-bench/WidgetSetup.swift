@@ -7,7 +7,7 @@ enum WidgetSetup {
   static let inFlight = 64
 
   /// Creates bench-00000 ... on the first loop; throws the first failure.
-  static func create(_ count: Int, loops: LoadLoops) throws(BenchFailure) {
+  static func create(_ count: Int, loops: LoadLoops, rich: Bool = false) throws(BenchFailure) {
     let address = loops.address
     let configuration = loops.configuration
     let tally: Result<UnaryTally, BenchFailure> = loops.run(on: loops.loops[0]) { loop, done in
@@ -24,7 +24,8 @@ enum WidgetSetup {
         nextRequest: {
           guard next < count else { return nil }
           defer { next += 1 }
-          return BenchRequests.putValueWidget(id: BenchRequests.widgetID(next))
+          let id = BenchRequests.widgetID(next)
+          return rich ? BenchRequests.putRichGauge(id: id) : BenchRequests.putValueWidget(id: id)
         },
         done: { tally in
           channel.close()

@@ -31,6 +31,18 @@ func gaugeWidget(_ id: String, value: Double, revision: UInt64, updatedAtMs: Int
     #expect(model.resumeRevision == 9)
   }
 
+  @Test func aValueDeltaChangesTheValueOfAWidgetItHasAndNothingElse() {
+    var model = WatchModel()
+    model.subscribed()
+    model.apply(.upsert(gaugeWidget("a", value: 2, revision: 5)))
+    model.apply(.synced(revision: 5))
+    model.apply(.value(id: "a", value: 40, updatedAtMs: 1_000, revision: 6))
+    #expect(model.widgets["a"] == gaugeWidget("a", value: 40, revision: 6, updatedAtMs: 1_000))
+    // A delta for a widget it never had whole is not made into one.
+    model.apply(.value(id: "b", value: 1, updatedAtMs: 1_000, revision: 7))
+    #expect(model.widgets["b"] == nil)
+  }
+
   @Test func lostConnectionKeepsDataButIsNeverLiveUntilSyncedAgain() {
     var model = WatchModel()
     model.connecting()

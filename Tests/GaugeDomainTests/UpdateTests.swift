@@ -41,7 +41,8 @@ import Testing
     }
     expected.revision = 2
     expected.updatedAtMs = 2000
-    #expect(change == .upserted(expected, created: false))
+    // Only the value changed: a value change, sent as a delta to those who ask.
+    #expect(change == .valueSet(expected))
   }
 
   @Test func sharedFieldsAndNameMergeIndependently() throws {
@@ -235,8 +236,8 @@ import Testing
       now: 1)
     let change = try table.update(
       WidgetUpdate(id: "w", content: ContentPatch(template: .gauge(GaugePatch(value: 4)))), now: 2)
-    guard case .upserted(let widget, false) = change else {
-      Issue.record("expected an update, got \(change)")
+    guard case .valueSet(let widget) = change else {
+      Issue.record("expected a value change, got \(change)")
       return
     }
     #expect(widget.name == "n")

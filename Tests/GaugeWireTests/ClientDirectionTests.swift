@@ -67,7 +67,7 @@ import Testing
   @Test func subscribeRequestRoundTripsAndKeepsTheSnapshotDefault() throws {
     let resume = SubscribeQuery(
       ids: ["a", "b"], idPrefix: "", includeSnapshot: false, sinceRevision: 41,
-      minIntervalMs: 250)
+      minIntervalMs: 250, valueDeltas: true)
     #expect(
       try decode(
         WidgetWire.encodeSubscribeRequest(resume), with: WidgetWire.decodeSubscribeRequest)
@@ -152,6 +152,7 @@ import Testing
   @Test(arguments: [
     WidgetEventWire.upsert(SampleWidgets.gauge), .removed(id: "gone", revision: 9),
     .synced(revision: 10), .reset(revision: 0),
+    .value(id: "cpu", value: -0.5, updatedAtMs: 1_700_000_000_123, revision: 11),
   ])
   func widgetEventsRoundTrip(event: WidgetEventWire) throws {
     #expect(

@@ -22,6 +22,14 @@ import Testing
         == .upsert(revision: widget.revision, value: expected))
   }
 
+  @Test func aValueDeltaGivesItsRevisionAndValue() {
+    #expect(
+      peek(
+        WidgetWire.encodeWidgetEvent(
+          .value(id: "cpu", value: 42.5, updatedAtMs: 1_700_000_000_000, revision: 77)))
+        == .value(revision: 77, value: 42.5))
+  }
+
   @Test func aLargeMonotonicTimestampSurvivesExactly() {
     var widget = SampleWidgets.value
     widget.content.template = .value(PlainValue(value: 8_123_456_789_012_345))

@@ -363,7 +363,7 @@ def test_no_console_errors_and_no_request_leaves_the_origin(board, http, browser
     assert urls, "the performance log saw no request"
     foreign = [url for url in urls if not url.startswith(origin + "/")]
     assert foreign == []
-    assert f"{origin}/widgets/events?prefix=clean-" in urls
+    assert f"{origin}/widgets/events?prefix=clean-&deltas=1" in urls
 
 
 @needs_browser

@@ -567,6 +567,21 @@ def test_watch_events_see_a_change_made_by_another_client(binary, server, stub, 
         assert watch.stop() == 0
 
 
+def test_watch_events_with_deltas_show_values_alone(binary, server, stub, new_id):
+    wid = new_id()
+    put(stub, widget(wid, content=wpb.Content(gauge=wpb.Gauge(value=1, min_value=0, max_value=10))))
+    watch = Watch(binary, server.address, wid, "--deltas")
+    try:
+        watch.until("synced")
+        # The first change after synced is whole, the next a value alone.
+        first = update(stub, wid, content=wpb.Content(gauge=wpb.Gauge(value=5)))
+        assert watch.next() == f"upsert id={wid} revision={first.revision} value=5"
+        second = update(stub, wid, content=wpb.Content(gauge=wpb.Gauge(value=6)))
+        assert watch.next() == f"value id={wid} revision={second.revision} value=6"
+    finally:
+        assert watch.stop() == 0
+
+
 def test_watch_events_as_json_and_once(gaugectl, stub, new_id):
     prefix = new_id("-")
     put(stub, widget(prefix + "a", name="A"))

@@ -38,3 +38,19 @@ test("after a reset, what the snapshot does not mention is gone at synced", () =
   assert.deepEqual(board.order, ["b", "d"]);
   assert.deepEqual(board.synced(), [], "a synced without a reset removes nothing");
 });
+
+test("a value delta changes the value, revision and time of a widget it has", () => {
+  const board = new Board();
+  board.upsert({
+    id: "cpu", revision: 3, updated_at: "t0", stale: true,
+    content: { template: "gauge", value: 1, label: "CPU" },
+  });
+  const updated = board.setValue({ id: "cpu", value: 7, revision: 9, updated_at: "t1" });
+  assert.deepEqual(updated, {
+    id: "cpu", revision: 9, updated_at: "t1", stale: false,
+    content: { template: "gauge", value: 7, label: "CPU" },
+  });
+  assert.equal(board.widgets.get("cpu").content.value, 7);
+  assert.equal(board.setValue({ id: "unknown", value: 1, revision: 10 }), null);
+  assert.equal(board.widgets.has("unknown"), false);
+});

@@ -21,6 +21,26 @@ export class Board {
     return created;
   }
 
+  /**
+   * A change that set only a widget's value (`event: value`): the widget
+   * with its new value, revision and time, no longer stale; null when the
+   * board does not have it (the server sends a widget whole first).
+   */
+  setValue(delta) {
+    const widget = this.widgets.get(delta.id);
+    if (!widget) return null;
+    const updated = {
+      ...widget,
+      content: { ...widget.content, value: delta.value },
+      revision: delta.revision,
+      updated_at: delta.updated_at,
+    };
+    if ("stale" in widget) updated.stale = false;
+    this.widgets.set(delta.id, updated);
+    this.seenSinceReset?.add(delta.id);
+    return updated;
+  }
+
   /** Forgets `id`; whether it was there. */
   remove(id) {
     if (!this.widgets.delete(id)) return false;

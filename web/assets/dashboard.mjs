@@ -32,6 +32,10 @@ function follow() {
         board.upsert(widget);
         schedule(widget.id, widget);
       },
+      value(delta) {
+        const widget = board.setValue(delta);
+        if (widget) schedule(widget.id, widget);
+      },
       removed(id) {
         if (board.remove(id)) schedule(id, null);
       },

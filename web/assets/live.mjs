@@ -74,7 +74,9 @@ function askForToken() {
 
 /**
  * Opens the stream for `filter` (`{ids, prefix}`, either may be empty) and
- * calls `on.upsert(widget)`, `on.removed(id)`, `on.reset()`, `on.synced()`
+ * calls `on.upsert(widget)`, `on.value(delta)` (when given, value-only
+ * changes come as `{id, value, revision, updated_at}`), `on.removed(id)`,
+ * `on.reset()`, `on.synced()`
  * as events arrive; the page's `body[data-connection]` and the `status`
  * element follow the connection.
  */
@@ -95,6 +97,8 @@ export function followWidgets(filter, on, status) {
     const query = new URLSearchParams();
     if (filter.ids) query.set("ids", filter.ids);
     if (filter.prefix) query.set("prefix", filter.prefix);
+    // A value-only change then comes as its value: a fraction of the bytes.
+    if (on.value) query.set("deltas", "1");
     if (lastRevision !== null) query.set("since_revision", lastRevision);
     const text = query.toString();
     const url = `/widgets/events${text ? `?${text}` : ""}`;
@@ -103,6 +107,10 @@ export function followWidgets(filter, on, status) {
     source.addEventListener("upsert", (event) => {
       remember(event);
       on.upsert(JSON.parse(event.data));
+    });
+    source.addEventListener("value", (event) => {
+      remember(event);
+      on.value(JSON.parse(event.data));
     });
     source.addEventListener("removed", (event) => {
       remember(event);

@@ -22,6 +22,9 @@ enum WatchCommand: Command {
       --events               one line per event instead of the full screen:
                              upsert id=ID revision=R value=V, removed, synced,
                              reset; with --json, one JSON object per line
+      --deltas               with --events: a change that set only a value is
+                             one line, value id=ID revision=R value=V (the view
+                             always asks the server for such value deltas)
       --interval DURATION    at most one event per widget this often (e.g. 250ms)
       --color auto|always|never
                              colour when the output is a terminal and NO_COLOR

@@ -11,6 +11,8 @@ enum EventLine {
     case .upsert(let widget):
       "upsert id=\(widget.id) revision=\(widget.revision) value=\(mainValue(widget.content))"
     case .removed(let id, let revision): "removed id=\(id) revision=\(revision)"
+    case .value(let id, let value, _, let revision):
+      "value id=\(id) revision=\(revision) value=\(JSONWriter.format(value))"
     case .synced(let revision): "synced revision=\(revision)"
     case .reset(let revision): "reset revision=\(revision)"
     }
@@ -28,6 +30,12 @@ enum EventLine {
         [
           ("event", .string("removed")), ("revision", .number(Double(revision))),
           ("id", .string(id)),
+        ]
+      case .value(let id, let value, let updatedAtMs, let revision):
+        [
+          ("event", .string("value")), ("revision", .number(Double(revision))),
+          ("id", .string(id)), ("value", .number(value)),
+          ("updated_at_ms", .number(Double(updatedAtMs))),
         ]
       case .synced(let revision):
         [("event", .string("synced")), ("revision", .number(Double(revision)))]

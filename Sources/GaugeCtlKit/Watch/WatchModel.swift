@@ -61,6 +61,19 @@ public struct WatchModel: Sendable, Equatable {
       } else {
         widgets[id] = nil
       }
+    case .value(let id, let value, let updatedAtMs, let revision):
+      // Only for a widget the stream sent whole before; one it did not is
+      // left alone rather than made up.
+      let change = ValueChange(id: id, value: value, revision: revision, updatedAtMs: updatedAtMs)
+      if replacement != nil {
+        if var widget = replacement![id] {
+          change.apply(to: &widget)
+          replacement![id] = widget
+        }
+      } else if var widget = widgets[id] {
+        change.apply(to: &widget)
+        widgets[id] = widget
+      }
     case .reset:
       replacement = [:]
     case .synced(let revision):

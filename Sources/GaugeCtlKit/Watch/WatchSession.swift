@@ -101,7 +101,8 @@ final class WatchSession {
     self.channel = channel
     let query = SubscribeQuery(
       ids: settings.ids, idPrefix: settings.prefix, includeSnapshot: true,
-      sinceRevision: model.resumeRevision, minIntervalMs: settings.minIntervalMs)
+      sinceRevision: model.resumeRevision, minIntervalMs: settings.minIntervalMs,
+      valueDeltas: settings.valueDeltas)
     let handler = CallbackCallHandler(
       onMessage: { [weak self] bytes in self?.received(bytes) },
       onFinish: { [weak self] status, _ in self?.ended(status) })

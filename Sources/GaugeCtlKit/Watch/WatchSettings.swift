@@ -16,13 +16,17 @@ struct WatchSettings: Sendable {
   /// Stop after the first `synced`: one frame, or the snapshot's events.
   var once: Bool
   var json: Bool
+  /// Ask for value deltas: always for the views, which apply them; for
+  /// `--events` only with `--deltas`, so that event lines stay whole
+  /// widgets unless asked.
+  var valueDeltas: Bool
   var colorMode: ColorMode
   var clock: WallClock
   var environment: [String: String]
 
   static let flags: [FlagSpec] = [
-    FlagSpec("prefix"), .toggle("once"), .toggle("events"), FlagSpec("interval"),
-    FlagSpec("color"),
+    FlagSpec("prefix"), .toggle("once"), .toggle("events"), .toggle("deltas"),
+    FlagSpec("interval"), FlagSpec("color"),
   ]
 
   init(
@@ -45,9 +49,12 @@ struct WatchSettings: Sendable {
     self.json = json
     if arguments.has("events") {
       output = .events
+      valueDeltas = arguments.has("deltas")
     } else {
       if json { throw .usage("--json goes with --events") }
+      if arguments.has("deltas") { throw .usage("--deltas goes with --events") }
       output = stdoutIsTerminal && !once ? .screen : .frames
+      valueDeltas = true
     }
     switch arguments.value("color") ?? "auto" {
     case "auto":

@@ -4,7 +4,8 @@ import GaugeDomain
 
 /// `GET /widgets/events`: live widgets as Server-Sent Events, for browsers'
 /// `EventSource`. Query: `ids=a,b` (or repeated), `prefix=`,
-/// `min_interval_ms=`; `Last-Event-ID` (or `since_revision=`) resumes.
+/// `min_interval_ms=`, `deltas=1` (value-only changes as `event: value`);
+/// `Last-Event-ID` (or `since_revision=`) resumes.
 public final class EventsFace: HTTPResponder {
   public static let path = "/widgets/events"
   private let context: SubscriptionContext
@@ -63,7 +64,9 @@ public final class EventsFace: HTTPResponder {
     let stream = ServerSentEventStream(
       exchange: exchange, context: context.limited(to: reach), filter: query.filter)
     stream.subscriptionSlot = slot
-    stream.start(sinceRevision: query.sinceRevision, minIntervalMs: query.minIntervalMs)
+    stream.start(
+      sinceRevision: query.sinceRevision, minIntervalMs: query.minIntervalMs,
+      valueDeltas: query.valueDeltas)
     if let registry, let name = grant.tokenName {
       let end = LoopBound<() -> Void> { [weak stream] in stream?.end() }
       stream.revocationWatch = RevocationWatch(
@@ -78,6 +81,8 @@ struct EventsQuery {
   var filter: WidgetFilter
   var sinceRevision: UInt64?
   var minIntervalMs: Int64
+  /// `deltas=1`: value-only changes come as `event: value`.
+  var valueDeltas = false
 
   static func parse(_ request: HTTPRequest) -> Result<EventsQuery, ProblemDetails> {
     var errors: [ProblemDetails.FieldError] = []
@@ -85,6 +90,7 @@ struct EventsQuery {
     var prefix = ""
     var minIntervalMs: Int64 = 0
     var since: UInt64?
+    var deltas = false
     for (name, value) in request.queryItems {
       switch name {
       case "ids", "id":
@@ -103,11 +109,19 @@ struct EventsQuery {
           continue
         }
         since = number
+      case "deltas":
+        switch value {
+        case "1", "true": deltas = true
+        case "0", "false": deltas = false
+        default:
+          errors.append(.init(field: name, detail: "\"\(value)\" is not 1, 0, true or false"))
+        }
       default:
         errors.append(
           .init(
             field: name,
-            detail: "is not a parameter here (ids, prefix, min_interval_ms, since_revision)"))
+            detail:
+              "is not a parameter here (ids, prefix, min_interval_ms, since_revision, deltas)"))
       }
     }
     if let lastEventID = request.headers["last-event-id"], !lastEventID.isEmpty {
@@ -127,7 +141,9 @@ struct EventsQuery {
       let summary = errors.map { "\($0.field): \($0.detail)" }.joined(separator: "; ")
       return .failure(ProblemDetails(status: 422, detail: summary, errors: errors))
     }
-    return .success(EventsQuery(filter: filter, sinceRevision: since, minIntervalMs: minIntervalMs))
+    return .success(
+      EventsQuery(
+        filter: filter, sinceRevision: since, minIntervalMs: minIntervalMs, valueDeltas: deltas))
   }
 }
 

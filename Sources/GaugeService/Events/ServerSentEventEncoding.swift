@@ -8,7 +8,7 @@ import WidgetJSON
 enum ServerSentEventEncoding: EventEncoding {
   static func encode(_ change: WidgetChange) -> [UInt8] {
     switch change {
-    case .upserted(let widget, _):
+    case .upserted(let widget, _), .valueSet(let widget):
       return event("upsert", data: RESTWidgetJSON.bytes(widget))
     case .removed(let id, let revision):
       return event(
@@ -16,6 +16,12 @@ enum ServerSentEventEncoding: EventEncoding {
         data: JSONWriter.compact(
           .object([("id", .string(id)), ("revision", .number(Double(revision)))])))
     }
+  }
+
+  /// `event: value` with `{"id","value","revision","updated_at"}`, the
+  /// time as the widget JSON writes it.
+  static func encodeValue(of widget: Widget) -> [UInt8] {
+    event("value", data: RESTWidgetJSON.valueDeltaBytes(widget))
   }
 
   static func synced(revision: UInt64) -> [UInt8] {

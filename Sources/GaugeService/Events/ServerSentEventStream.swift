@@ -24,6 +24,8 @@ final class ServerSentEventStream: InboxSubscriber {
   private var keepaliveTimer: ScheduledWork?
   private var intervalWake: IntervalWake?
   private var counts: SubscriptionMetrics.FaceCounts?
+  /// Only for `deltas=1`.
+  private var deltas: ValueDeltas?
   /// Ends the stream when its token is revoked; nil without a token.
   var revocationWatch: RevocationWatch?
   /// Its place among its token's subscriptions; nil without a token.
@@ -45,7 +47,8 @@ final class ServerSentEventStream: InboxSubscriber {
     self.filter = filter
   }
 
-  func start(sinceRevision: UInt64?, minIntervalMs: Int64) {
+  func start(sinceRevision: UInt64?, minIntervalMs: Int64, valueDeltas: Bool = false) {
+    if valueDeltas { deltas = ValueDeltas() }
     inbox = context.hub.attach(self, executor: exchange.scheduler.loopExecutor)
     queue = context.startQueue(
       filter: filter, sinceRevision: sinceRevision, includeSnapshot: true,
@@ -90,6 +93,7 @@ final class ServerSentEventStream: InboxSubscriber {
       return true
     }
     if queue.offer(event) { counts?.coalesced &+= 1 }
+    deltas?.queued(event)
     return false
   }
 
@@ -103,9 +107,11 @@ final class ServerSentEventStream: InboxSubscriber {
         send(event, caughtUp: live && queue.isEmpty)
       case .synced(let revision):
         live = true
+        deltas?.synced()
         exchange.write(ServerSentEventEncoding.synced(revision: revision))
       case .reset(let revision):
         live = false
+        deltas?.reset()
         exchange.write(ServerSentEventEncoding.reset(revision: revision))
       }
     }
@@ -114,7 +120,8 @@ final class ServerSentEventStream: InboxSubscriber {
 
   private func send(_ event: SharedEvent, caughtUp: Bool) {
     counts?.sent &+= 1
-    let encoded = event.encoded(by: ServerSentEventEncoding.self)
+    let delta = deltas?.sendsDelta(event) ?? false
+    let encoded = event.encoded(by: ServerSentEventEncoding.self, delta: delta)
     exchange.write(caughtUp ? ServerSentEventEncoding.idLine(event.revision) + encoded : encoded)
   }
 

@@ -19,10 +19,12 @@ final class SharedEvent: SubscriptionEvent {
     case several(SeveralEncodings)
   }
 
-  /// gRPC's framing and the other faces' encodings, by encoding.
+  /// gRPC's framing and the other faces' encodings, by encoding, whole
+  /// and (for a value-only change) as a value delta.
   private final class SeveralEncodings {
     var framed: FramedMessage?
-    var others: [(encoding: ObjectIdentifier, bytes: [UInt8])] = []
+    var framedDelta: FramedMessage?
+    var others: [(encoding: ObjectIdentifier, delta: Bool, bytes: [UInt8])] = []
 
     init(framed: FramedMessage?) {
       self.framed = framed
@@ -46,25 +48,59 @@ final class SharedEvent: SubscriptionEvent {
     return false
   }
 
+  /// The change set nothing but the widget's value: it can go as a delta.
+  var isValueOnly: Bool {
+    if case .valueSet = change { return true }
+    return false
+  }
+
   /// The change as `Encoding` writes it, made once for every subscriber of
-  /// the loop that uses that encoding.
-  func encoded<Encoding: EventEncoding>(by _: Encoding.Type) -> [UInt8] {
+  /// the loop that uses that encoding; `delta`: as a value delta, for a
+  /// value-only change.
+  func encoded<Encoding: EventEncoding>(by _: Encoding.Type, delta: Bool = false) -> [UInt8] {
     let key = ObjectIdentifier(Encoding.self)
-    let several: SeveralEncodings
+    let several = severalEncodings()
+    if let found = several.others.first(where: { $0.encoding == key && $0.delta == delta }) {
+      return found.bytes
+    }
+    let bytes: [UInt8]
+    if delta, case .valueSet(let widget) = change {
+      bytes = Encoding.encodeValue(of: widget)
+    } else {
+      bytes = Encoding.encode(change)
+    }
+    several.others.append((key, delta, bytes))
+    return bytes
+  }
+
+  private func severalEncodings() -> SeveralEncodings {
     switch encodings {
     case .none:
-      several = SeveralEncodings(framed: nil)
+      let several = SeveralEncodings(framed: nil)
       encodings = .several(several)
+      return several
     case .grpc(let framed):
-      several = SeveralEncodings(framed: framed)
+      let several = SeveralEncodings(framed: framed)
       encodings = .several(several)
+      return several
     case .several(let existing):
-      several = existing
+      return existing
     }
-    if let found = several.others.first(where: { $0.encoding == key }) { return found.bytes }
-    let bytes = Encoding.encode(change)
-    several.others.append((key, bytes))
-    return bytes
+  }
+
+  /// A value-only change as a `WidgetEvent` `value`, framed for gRPC, made
+  /// once for every delta subscriber of the loop; whole for other changes.
+  var framedDelta: FramedMessage {
+    guard case .valueSet(let widget) = change else { return framed }
+    let several = severalEncodings()
+    if let framed = several.framedDelta { return framed }
+    let framed = FramedMessage(
+      WidgetWire.encodeWidgetEvent(
+        .value(
+          id: widget.id, value: widget.content.mainValue, updatedAtMs: widget.updatedAtMs,
+          revision: widget.revision)))
+    several.framedDelta = framed
+    return framed
   }
 
   /// The `WidgetEvent` message, framed for gRPC: encoded once for every
@@ -88,7 +124,8 @@ final class SharedEvent: SubscriptionEvent {
   private func makeFramed() -> FramedMessage {
     let bytes =
       switch change {
-      case .upserted(let widget, _): WidgetWire.encodeWidgetEvent(.upsert(widget))
+      case .upserted(let widget, _), .valueSet(let widget):
+        WidgetWire.encodeWidgetEvent(.upsert(widget))
       case .removed(let id, let revision):
         WidgetWire.encodeWidgetEvent(.removed(id: id, revision: revision))
       }
@@ -99,4 +136,6 @@ final class SharedEvent: SubscriptionEvent {
 /// How a face other than gRPC writes a change for its subscribers.
 protocol EventEncoding {
   static func encode(_ change: WidgetChange) -> [UInt8]
+  /// A value-only change's widget as a value delta.
+  static func encodeValue(of widget: Widget) -> [UInt8]
 }

@@ -24,6 +24,8 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
   /// This loop's counts for the call's face, once attached, when the
   /// server keeps metrics.
   private var counts: SubscriptionMetrics.FaceCounts?
+  /// Only for `value_deltas`.
+  private var deltas: ValueDeltas?
 
   /// Bytes queued on the stream before the handler stops encoding and waits
   /// for flow control: about one DATA frame's worth, so the latest state is
@@ -58,6 +60,7 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
     // Attach before reading the store: a change made in between is then
     // both in the initial state and offered live, and the queue drops the
     // live copy by revision; attaching later could miss it.
+    if query.valueDeltas { deltas = ValueDeltas() }
     inbox = context.hub.attach(self, call: call)
     counts = SubscriptionMetrics.on(call.loopMetrics, face: call.isWebCall ? .web : .grpc)
     counts?.open += 1
@@ -106,12 +109,21 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
   /// at once; otherwise it waits in the queue (coalesced) for `pump`.
   func offer(_ event: SharedEvent) -> Bool {
     if call.pendingOutboundBytes < Self.lowWaterBytes, queue.sendsDirect(event) {
-      call.send(framed: event.framed)
-      counts?.sent &+= 1
+      send(event)
       return true
     }
     if queue.offer(event) { counts?.coalesced &+= 1 }
+    deltas?.queued(event)
     return false
+  }
+
+  private func send(_ event: SharedEvent) {
+    if let deltas, deltas.sendsDelta(event) {
+      call.send(framed: event.framedDelta)
+    } else {
+      call.send(framed: event.framed)
+    }
+    counts?.sent &+= 1
   }
 
   /// Encodes and sends what is due while the stream takes it.
@@ -123,13 +135,14 @@ final class SubscribeHandler: RPCHandler, InboxSubscriber {
     while call.pendingOutboundBytes < Self.lowWaterBytes, let output = queue.next(nowMs: nowMs) {
       switch output {
       case .event(let event):
-        call.send(framed: event.framed)
-        counts?.sent &+= 1
+        send(event)
       case .synced(let revision):
+        deltas?.synced()
         call.send(message: WidgetWire.encodeWidgetEvent(.synced(revision: revision)))
         // The snapshot's burst is over; live changes may be rare.
         call.releaseOutboundBuffer()
       case .reset(let revision):
+        deltas?.reset()
         call.send(message: WidgetWire.encodeWidgetEvent(.reset(revision: revision)))
       }
     }

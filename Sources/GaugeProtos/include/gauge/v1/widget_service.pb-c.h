@@ -29,6 +29,7 @@ typedef struct Gauge__V1__PublishSummary Gauge__V1__PublishSummary;
 typedef struct Gauge__V1__Rejection Gauge__V1__Rejection;
 typedef struct Gauge__V1__SubscribeRequest Gauge__V1__SubscribeRequest;
 typedef struct Gauge__V1__WidgetEvent Gauge__V1__WidgetEvent;
+typedef struct Gauge__V1__ValueDelta Gauge__V1__ValueDelta;
 typedef struct Gauge__V1__SyncMarker Gauge__V1__SyncMarker;
 typedef struct Gauge__V1__ResetMarker Gauge__V1__ResetMarker;
 
@@ -214,10 +215,18 @@ struct  Gauge__V1__SubscribeRequest
   uint64_t since_revision;
   protobuf_c_boolean has_min_interval_ms;
   uint32_t min_interval_ms;
+  /*
+   * Send a change that set only a widget's value as a `value` event rather
+   * than the whole widget. The first event for each widget after `synced`
+   * (or a `reset`'s snapshot) is whole; if changes that touched more than
+   * the value were coalesced with it, so is the event that replaces them.
+   */
+  protobuf_c_boolean has_value_deltas;
+  protobuf_c_boolean value_deltas;
 };
 #define GAUGE__V1__SUBSCRIBE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&gauge__v1__subscribe_request__descriptor) \
-    , 0,NULL, NULL, 0, 1, 0, 0, 0, 0 }
+    , 0,NULL, NULL, 0, 1, 0, 0, 0, 0, 0, 0 }
 
 
 typedef enum {
@@ -225,7 +234,8 @@ typedef enum {
   GAUGE__V1__WIDGET_EVENT__EVENT_UPSERT = 2,
   GAUGE__V1__WIDGET_EVENT__EVENT_REMOVED = 3,
   GAUGE__V1__WIDGET_EVENT__EVENT_SYNCED = 4,
-  GAUGE__V1__WIDGET_EVENT__EVENT_RESET = 5
+  GAUGE__V1__WIDGET_EVENT__EVENT_RESET = 5,
+  GAUGE__V1__WIDGET_EVENT__EVENT_VALUE = 6
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(GAUGE__V1__WIDGET_EVENT__EVENT__CASE)
 } Gauge__V1__WidgetEvent__EventCase;
 
@@ -240,11 +250,31 @@ struct  Gauge__V1__WidgetEvent
     char *removed;
     Gauge__V1__SyncMarker *synced;
     Gauge__V1__ResetMarker *reset;
+    Gauge__V1__ValueDelta *value;
   };
 };
 #define GAUGE__V1__WIDGET_EVENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&gauge__v1__widget_event__descriptor) \
     , 0, 0, GAUGE__V1__WIDGET_EVENT__EVENT__NOT_SET, {0} }
+
+
+/*
+ * A new value for a widget the subscriber has whole: its template's value
+ * and update time become these, its revision the event's, and it is no
+ * longer stale. Everything else stays as the last whole event said.
+ */
+struct  Gauge__V1__ValueDelta
+{
+  ProtobufCMessage base;
+  char *id;
+  protobuf_c_boolean has_value;
+  double value;
+  protobuf_c_boolean has_updated_at_ms;
+  int64_t updated_at_ms;
+};
+#define GAUGE__V1__VALUE_DELTA__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&gauge__v1__value_delta__descriptor) \
+    , NULL, 0, 0, 0, 0 }
 
 
 /*
@@ -520,6 +550,25 @@ Gauge__V1__WidgetEvent *
 void   gauge__v1__widget_event__free_unpacked
                      (Gauge__V1__WidgetEvent *message,
                       ProtobufCAllocator *allocator);
+/* Gauge__V1__ValueDelta methods */
+void   gauge__v1__value_delta__init
+                     (Gauge__V1__ValueDelta         *message);
+size_t gauge__v1__value_delta__get_packed_size
+                     (const Gauge__V1__ValueDelta   *message);
+size_t gauge__v1__value_delta__pack
+                     (const Gauge__V1__ValueDelta   *message,
+                      uint8_t             *out);
+size_t gauge__v1__value_delta__pack_to_buffer
+                     (const Gauge__V1__ValueDelta   *message,
+                      ProtobufCBuffer     *buffer);
+Gauge__V1__ValueDelta *
+       gauge__v1__value_delta__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   gauge__v1__value_delta__free_unpacked
+                     (Gauge__V1__ValueDelta *message,
+                      ProtobufCAllocator *allocator);
 /* Gauge__V1__SyncMarker methods */
 void   gauge__v1__sync_marker__init
                      (Gauge__V1__SyncMarker         *message);
@@ -598,6 +647,9 @@ typedef void (*Gauge__V1__SubscribeRequest_Closure)
                   void *closure_data);
 typedef void (*Gauge__V1__WidgetEvent_Closure)
                  (const Gauge__V1__WidgetEvent *message,
+                  void *closure_data);
+typedef void (*Gauge__V1__ValueDelta_Closure)
+                 (const Gauge__V1__ValueDelta *message,
                   void *closure_data);
 typedef void (*Gauge__V1__SyncMarker_Closure)
                  (const Gauge__V1__SyncMarker *message,
@@ -699,6 +751,7 @@ extern const ProtobufCMessageDescriptor gauge__v1__publish_summary__descriptor;
 extern const ProtobufCMessageDescriptor gauge__v1__rejection__descriptor;
 extern const ProtobufCMessageDescriptor gauge__v1__subscribe_request__descriptor;
 extern const ProtobufCMessageDescriptor gauge__v1__widget_event__descriptor;
+extern const ProtobufCMessageDescriptor gauge__v1__value_delta__descriptor;
 extern const ProtobufCMessageDescriptor gauge__v1__sync_marker__descriptor;
 extern const ProtobufCMessageDescriptor gauge__v1__reset_marker__descriptor;
 extern const ProtobufCServiceDescriptor gauge__v1__widget_service__descriptor;

@@ -592,6 +592,51 @@ void   gauge__v1__widget_event__free_unpacked
   assert(message->base.descriptor == &gauge__v1__widget_event__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   gauge__v1__value_delta__init
+                     (Gauge__V1__ValueDelta         *message)
+{
+  static const Gauge__V1__ValueDelta init_value = GAUGE__V1__VALUE_DELTA__INIT;
+  *message = init_value;
+}
+size_t gauge__v1__value_delta__get_packed_size
+                     (const Gauge__V1__ValueDelta *message)
+{
+  assert(message->base.descriptor == &gauge__v1__value_delta__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t gauge__v1__value_delta__pack
+                     (const Gauge__V1__ValueDelta *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &gauge__v1__value_delta__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t gauge__v1__value_delta__pack_to_buffer
+                     (const Gauge__V1__ValueDelta *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &gauge__v1__value_delta__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Gauge__V1__ValueDelta *
+       gauge__v1__value_delta__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Gauge__V1__ValueDelta *)
+     protobuf_c_message_unpack (&gauge__v1__value_delta__descriptor,
+                                allocator, len, data);
+}
+void   gauge__v1__value_delta__free_unpacked
+                     (Gauge__V1__ValueDelta *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &gauge__v1__value_delta__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   gauge__v1__sync_marker__init
                      (Gauge__V1__SyncMarker         *message)
 {
@@ -1263,7 +1308,7 @@ const ProtobufCMessageDescriptor gauge__v1__rejection__descriptor =
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const protobuf_c_boolean gauge__v1__subscribe_request__include_snapshot__default_value = 1;
-static const ProtobufCFieldDescriptor gauge__v1__subscribe_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor gauge__v1__subscribe_request__field_descriptors[6] =
 {
   {
     "ids",
@@ -1325,6 +1370,18 @@ static const ProtobufCFieldDescriptor gauge__v1__subscribe_request__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "value_deltas",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Gauge__V1__SubscribeRequest, has_value_deltas),
+    offsetof(Gauge__V1__SubscribeRequest, value_deltas),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned gauge__v1__subscribe_request__field_indices_by_name[] = {
   1,   /* field[1] = id_prefix */
@@ -1332,11 +1389,12 @@ static const unsigned gauge__v1__subscribe_request__field_indices_by_name[] = {
   2,   /* field[2] = include_snapshot */
   4,   /* field[4] = min_interval_ms */
   3,   /* field[3] = since_revision */
+  5,   /* field[5] = value_deltas */
 };
 static const ProtobufCIntRange gauge__v1__subscribe_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor gauge__v1__subscribe_request__descriptor =
 {
@@ -1346,14 +1404,14 @@ const ProtobufCMessageDescriptor gauge__v1__subscribe_request__descriptor =
   "Gauge__V1__SubscribeRequest",
   "gauge.v1",
   sizeof(Gauge__V1__SubscribeRequest),
-  5,
+  6,
   gauge__v1__subscribe_request__field_descriptors,
   gauge__v1__subscribe_request__field_indices_by_name,
   1,  gauge__v1__subscribe_request__number_ranges,
   (ProtobufCMessageInit) gauge__v1__subscribe_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor gauge__v1__widget_event__field_descriptors[5] =
+static const ProtobufCFieldDescriptor gauge__v1__widget_event__field_descriptors[6] =
 {
   {
     "revision",
@@ -1415,6 +1473,18 @@ static const ProtobufCFieldDescriptor gauge__v1__widget_event__field_descriptors
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "value",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Gauge__V1__WidgetEvent, event_case),
+    offsetof(Gauge__V1__WidgetEvent, value),
+    &gauge__v1__value_delta__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned gauge__v1__widget_event__field_indices_by_name[] = {
   2,   /* field[2] = removed */
@@ -1422,11 +1492,12 @@ static const unsigned gauge__v1__widget_event__field_indices_by_name[] = {
   0,   /* field[0] = revision */
   3,   /* field[3] = synced */
   1,   /* field[1] = upsert */
+  5,   /* field[5] = value */
 };
 static const ProtobufCIntRange gauge__v1__widget_event__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor gauge__v1__widget_event__descriptor =
 {
@@ -1436,11 +1507,75 @@ const ProtobufCMessageDescriptor gauge__v1__widget_event__descriptor =
   "Gauge__V1__WidgetEvent",
   "gauge.v1",
   sizeof(Gauge__V1__WidgetEvent),
-  5,
+  6,
   gauge__v1__widget_event__field_descriptors,
   gauge__v1__widget_event__field_indices_by_name,
   1,  gauge__v1__widget_event__number_ranges,
   (ProtobufCMessageInit) gauge__v1__widget_event__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor gauge__v1__value_delta__field_descriptors[3] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Gauge__V1__ValueDelta, id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Gauge__V1__ValueDelta, has_value),
+    offsetof(Gauge__V1__ValueDelta, value),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "updated_at_ms",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Gauge__V1__ValueDelta, has_updated_at_ms),
+    offsetof(Gauge__V1__ValueDelta, updated_at_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned gauge__v1__value_delta__field_indices_by_name[] = {
+  0,   /* field[0] = id */
+  2,   /* field[2] = updated_at_ms */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange gauge__v1__value_delta__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor gauge__v1__value_delta__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "gauge.v1.ValueDelta",
+  "ValueDelta",
+  "Gauge__V1__ValueDelta",
+  "gauge.v1",
+  sizeof(Gauge__V1__ValueDelta),
+  3,
+  gauge__v1__value_delta__field_descriptors,
+  gauge__v1__value_delta__field_indices_by_name,
+  1,  gauge__v1__value_delta__number_ranges,
+  (ProtobufCMessageInit) gauge__v1__value_delta__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 #define gauge__v1__sync_marker__field_descriptors NULL
