@@ -287,6 +287,57 @@ public struct WidgetTable: Sendable {
     return .upserted(widget, created: existing == nil)
   }
 
+  // MARK: Replication
+
+  /// Applies a widget numbered by another store (a shared bucket's
+  /// sequence): it replaces whatever the table holds under its id, and
+  /// the counter moves to its revision. Nothing is validated or stamped:
+  /// the writer did both. The caller applies revisions in increasing order.
+  public mutating func replicate(_ widget: Widget) -> WidgetChange {
+    let existing = widgetsByID[widget.id]
+    widgetsByID[widget.id] = Entry(
+      widget: widget, slot: existing?.slot ?? takeSlot(),
+      staleCheckDueMs: existing?.staleCheckDueMs)
+    if widget.staleAfterMs != nil, let index = widgetsByID.index(forKey: widget.id) {
+      scheduleStaleCheck(at: index)
+    }
+    if existing == nil {
+      orderedIDs.insert(widget.id)
+      tombstoneLog.forget(id: widget.id)
+    }
+    lastRevision = max(lastRevision, widget.revision)
+    return .upserted(widget, created: existing == nil)
+  }
+
+  /// Applies a removal numbered by another store. The tombstone is kept
+  /// even when the id is unknown here (a bucket keeps only a key's delete
+  /// marker once its value is gone), so resumes from before it learn of
+  /// it; the change is returned only when a widget was removed.
+  public mutating func replicateRemoval(id: String, revision: UInt64, now: Int64)
+    -> WidgetChange?
+  {
+    let removed = widgetsByID.removeValue(forKey: id)
+    if let removed {
+      freeSlots.append(removed.slot)
+      orderedIDs.remove(id)
+    }
+    tombstoneLog.record(Tombstone(id: id, revision: revision, removedAtMs: now))
+    lastRevision = max(lastRevision, revision)
+    return removed == nil ? nil : .removed(id: id, revision: revision)
+  }
+
+  /// Moves the counter past a revision that changed no widget here (a
+  /// shared store's entry that is not a widget).
+  public mutating func skip(to revision: UInt64) {
+    lastRevision = max(lastRevision, revision)
+  }
+
+  /// Resumes from below `revision` get `.unknown` from now on: a shared
+  /// store no longer holds the history before it.
+  public mutating func raiseHorizon(to revision: UInt64) {
+    tombstoneLog.raiseHorizon(to: revision)
+  }
+
   // MARK: Staleness
 
   /// The earliest time a widget may go stale; nil when none is watched.
