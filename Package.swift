@@ -233,6 +233,10 @@ let package = Package(
       name: "GRPCTransportTesting", dependencies: ["GRPCTransport", "GRPCCore"],
       swiftSettings: strict),
 
+    // Real nats-server processes on free loopback ports for the NATS tests:
+    // single nodes and clusters, killed and their directories removed.
+    .target(name: "NATSTesting", dependencies: ["GaugeNATS"], swiftSettings: strict),
+
     // Fuzzing harnesses: inputs run as gRPC calls or raw HTTP/2 against
     // everything gauged serves, in memory, with rules checked after each.
     .target(
@@ -281,7 +285,8 @@ let package = Package(
     .testTarget(
       name: "GaugeTLSTests", dependencies: ["GaugeTLS", "GRPCTransportTesting"],
       swiftSettings: strict),
-    .testTarget(name: "GaugeNATSTests", dependencies: ["GaugeNATS"], swiftSettings: strict),
+    .testTarget(
+      name: "GaugeNATSTests", dependencies: ["GaugeNATS", "NATSTesting"], swiftSettings: strict),
     .testTarget(name: "GRPCCoreTests", dependencies: ["GRPCCore"], swiftSettings: strict),
     .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNGHTTP2"], swiftSettings: strict),
     .testTarget(
