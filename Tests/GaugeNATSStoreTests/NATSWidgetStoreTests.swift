@@ -1,0 +1,145 @@
+import GaugeDomain
+import GaugeNATS
+import GaugeNATSStore
+import NATSTesting
+import Testing
+
+/// Two or three stores, each on its own connection, sharing one bucket on a
+/// real nats-server: what one writes, the others see with the same revision.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct NATSWidgetStoreTests {
+  @Test func aWriteThroughOneIsSeenByAnotherWithTheSameRevision() async throws {
+    try await withNATSServer { server in
+      let first = try await loadedStore(server)
+      let recorder = ChangeRecorder()
+      let second = try await loadedStore(server, recorder: recorder)
+
+      let (written, created) = try first.put(gauge("cpu", value: 42))
+      #expect(created)
+      // The writer's own replica has applied it by the time the write returns.
+      #expect(try first.get(id: "cpu") == written)
+      try await waitUntil("the second store's copy") { widget("cpu", in: second) == written }
+      #expect(recorder.all == [.upserted(written, created: true)])
+      #expect(second.snapshot().lastRevision == written.revision)
+    }
+  }
+
+  @Test func aConflictReadsAgainAndMergesBothPatches() async throws {
+    try await withNATSServer { server in
+      let other = try await loadedStore(server)
+      // A short wait: this store's watch is stopped below, so its own
+      // write never comes back to it.
+      let lagging = try await loadedStore(server, appliedWaitMs: 50)
+      let original = try other.put(gauge("cpu", label: "before")).widget
+      try await waitUntil("the lagging store's copy") { widget("cpu", in: lagging) == original }
+      lagging.stop()
+
+      let subtitled = try other.update(
+        WidgetUpdate(id: "cpu", content: ContentPatch(subtitle: "from the other")))
+      // Its replica still holds `original`: the first compare-and-set loses.
+      let merged = try lagging.update(
+        WidgetUpdate(id: "cpu", content: ContentPatch(label: "from the lagging one")))
+
+      #expect(merged.revision > subtitled.revision)
+      #expect(merged.content.label == "from the lagging one")
+      #expect(merged.content.subtitle == "from the other")
+      try await waitUntil("the merged widget everywhere") { widget("cpu", in: other) == merged }
+    }
+  }
+
+  @Test func aDeletionIsSeenAsRemoved() async throws {
+    try await withNATSServer { server in
+      let first = try await loadedStore(server)
+      let recorder = ChangeRecorder()
+      let second = try await loadedStore(server, recorder: recorder)
+      let written = try first.put(gauge("cpu")).widget
+      try await waitUntil("the second store's copy") { widget("cpu", in: second) == written }
+
+      try first.delete(id: "cpu")
+      try await waitUntil("the removal") { recorder.all.count == 2 }
+      guard case .removed(let id, let revision) = recorder.all.last else {
+        Issue.record("not a removal: \(recorder.all)")
+        return
+      }
+      #expect(id == "cpu")
+      #expect(revision > written.revision)
+      #expect(throws: WidgetError.notFound(id: "cpu")) { try second.get(id: "cpu") }
+      #expect(second.snapshot().lastRevision == revision)
+    }
+  }
+
+  @Test func changesSinceAnswersTheSameOnEveryInstance() async throws {
+    try await withNATSServer { server in
+      let first = try await loadedStore(server)
+      let second = try await loadedStore(server)
+      let cpu = try first.put(gauge("cpu")).widget
+      let disk = try first.put(gauge("disk")).widget
+      try first.delete(id: "cpu")
+      let last = first.snapshot().lastRevision
+      // Loaded after the writes: the removal is a tombstone from the bucket.
+      let third = try await loadedStore(server)
+
+      for store in [first, second, third] {
+        try await waitUntil("revision \(last)") { store.snapshot().lastRevision == last }
+        guard
+          case .changes(let upserts, let removals, let lastRevision) = store.changes(
+            since: cpu.revision)
+        else {
+          Issue.record("no changes since \(cpu.revision)")
+          continue
+        }
+        #expect(upserts == [disk])
+        #expect(removals.map(\.id) == ["cpu"])
+        #expect(removals.map(\.revision) == [last])
+        #expect(lastRevision == last)
+        #expect(store.snapshot().widgets == [disk])
+      }
+    }
+  }
+
+  @Test func conditionalWritesCheckTheBucketsLatestRevision() async throws {
+    try await withNATSServer { server in
+      let first = try await loadedStore(server)
+      let second = try await loadedStore(server)
+      let written = try first.put(gauge("cpu")).widget
+
+      // The revision a client read through the first instance is good on
+      // the second, whether or not its replica has applied it yet.
+      let updated = try second.update(
+        WidgetUpdate(id: "cpu", content: ContentPatch(label: "new")),
+        precondition: .revision(written.revision))
+      #expect(updated.widget.content.label == "new")
+      #expect(
+        throws: WidgetError.preconditionFailed(id: "cpu", currentRevision: updated.widget.revision)
+      ) {
+        try first.delete(id: "cpu", precondition: .revision(written.revision))
+      }
+      #expect(throws: WidgetError.alreadyExists(id: "cpu")) {
+        try first.put(gauge("cpu"), precondition: .absent)
+      }
+    }
+  }
+
+  @Test func invalidWritesAreRefusedWithTheDomainsViolations() async throws {
+    try await withNATSServer { server in
+      let store = try await loadedStore(server)
+      #expect(throws: WidgetError.self) { try store.put(gauge("cpu", value: 1_000)) }
+      #expect(throws: WidgetError.notFound(id: "absent")) { try store.setValue(1, id: "absent") }
+      #expect(store.snapshot().widgets.isEmpty)
+    }
+  }
+
+  @Test func setValuesWritesEachAndRejectsTheUnknown() async throws {
+    try await withNATSServer { server in
+      let store = try await loadedStore(server)
+      _ = try store.put(gauge("cpu"))
+      let rejected = store.setValues([
+        ValueSet(id: "cpu", value: 7), ValueSet(id: "absent", value: 1),
+      ])
+      #expect(rejected.map(\.offset) == [1])
+      #expect(
+        try store.get(id: "cpu").content.template
+          == .gauge(Gauge(value: 7, minValue: 0, maxValue: 100)))
+    }
+  }
+}
