@@ -5,11 +5,12 @@ import GaugeStore
 /// gauged's own figures read at scrape time: widgets and the revision from
 /// the store, and the writer's queue and failures when there is a disk.
 struct StoreGauges: Sendable {
-  let store: InMemoryWidgetStore
+  /// The store's widgets and last revision, in one short look.
+  let census: @Sendable () -> (widgets: Int, lastRevision: UInt64)
   let persistence: SQLiteWidgetPersistence?
 
   func families() -> [MetricFamily] {
-    let census = store.census
+    let census = census()
     var families = [
       MetricFamily(
         name: "gauged_widgets", help: "Widgets in the store.", kind: .gauge,
