@@ -1,0 +1,346 @@
+"""Several gauged on one NATS JetStream bucket (`--nats`): a change made through one is
+seen by gRPC and SSE subscribers of the others with the same revision, concurrent merge
+patches of different fields through two instances all land, and a subscriber whose
+instance is killed resumes on another from its last revision without a gap.
+
+Each test starts its own nats-server (JetStream, store in a temporary directory) on a
+free loopback port: `$NATS_SERVER_BIN`, else `nats-server` on the PATH or in /usr/sbin.
+Waiting is polling under a 30 s hang guard, never a timing assertion."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import grpc
+import httpx
+import pytest
+
+from conftest import REPO, Server, _free_port
+from gauge.v1 import widget_pb2 as wpb
+from gauge.v1 import widget_service_pb2 as spb
+from gauge.v1 import widget_service_pb2_grpc
+from helpers import SSEReader, base_url, gauge_content, put, update, widget
+from test_subscribe import Subscription, kind
+
+HANG_GUARD_S = 30.0
+MERGE = {"content-type": "application/merge-patch+json"}
+
+
+def _nats_server_binary() -> str | None:
+    if path := os.environ.get("NATS_SERVER_BIN"):
+        return path
+    return shutil.which("nats-server") or shutil.which("nats-server", path="/usr/sbin")
+
+
+NATS_SERVER = _nats_server_binary()
+
+pytestmark = [
+    pytest.mark.skipif(NATS_SERVER is None, reason="nats-server is not installed"),
+    pytest.mark.skipif(
+        bool(os.environ.get("GAUGED_TARGET")), reason="starts gauged processes of its own"),
+]
+
+
+def eventually(what: str, predicate, timeout: float = HANG_GUARD_S):
+    """Polls `predicate` until it returns something truthy; fails after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if result := predicate():
+            return result
+        time.sleep(0.05)
+    pytest.fail(f"{what}: not within {timeout:.0f} s")
+
+
+class NATSServer:
+    """One nats-server with JetStream on a free loopback port, killed at the end."""
+
+    def __init__(self) -> None:
+        self.directory = Path(tempfile.mkdtemp(prefix="gauged-e2e-nats-"))
+        self.port = _free_port()
+        self.url = f"nats://127.0.0.1:{self.port}"
+        log = (self.directory / "nats.log").open("wb")
+        self.proc = subprocess.Popen(
+            [NATS_SERVER, "-js", "-sd", str(self.directory / "store"), "-a", "127.0.0.1",
+             "-p", str(self.port)],
+            stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        eventually("nats-server accepting connections", self._accepts)
+
+    def _accepts(self) -> bool:
+        assert self.proc.poll() is None, (self.directory / "nats.log").read_text()
+        with socket.socket() as probe:
+            return probe.connect_ex(("127.0.0.1", self.port)) == 0
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+@pytest.fixture
+def nats():
+    server = NATSServer()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
+@pytest.fixture
+def instances(nats):
+    """instances(n) -> n gauged serving the bucket `gauged` on `nats`, stopped afterwards.
+    Each is started once the previous one serves (it answers calls only once its
+    replica has loaded the bucket)."""
+    started: list[Server] = []
+
+    def make(count: int, *extra: str) -> list[Server]:
+        made = []
+        for _ in range(count):
+            srv = Server(args=["--nats", nats.url, *extra])
+            started.append(srv)
+            srv.start()
+            made.append(srv)
+        return made
+
+    yield make
+    for srv in started:
+        srv.stop()
+
+
+def stub_of(channels: list, srv: Server):
+    channel = grpc.insecure_channel(srv.address)
+    channels.append(channel)
+    return widget_service_pb2_grpc.WidgetServiceStub(channel)
+
+
+@pytest.fixture
+def stubs():
+    """stubs(server) -> a WidgetService stub on a channel of its own, closed afterwards."""
+    channels: list = []
+    yield lambda srv: stub_of(channels, srv)
+    for channel in channels:
+        channel.close()
+
+
+class ClusterSubscription(Subscription):
+    """A Subscribe stream whose reads wait up to the hang guard."""
+
+    def next(self, timeout=HANG_GUARD_S):
+        return super().next(timeout=timeout)
+
+
+def sse_data(event) -> dict:
+    return json.loads(event.data)
+
+
+# --------------------------------------------------------------------------- start
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--data-dir", "{tmp}"], "--nats and --data-dir are exclusive"),
+        (["--durability", "strict"], "--nats and --durability are exclusive"),
+        (["--memory"], "--nats and --memory are exclusive"),
+        (["--self-widgets", "on"], "--self-widgets on is not available with --nats"),
+        (["--nats-replicas", "2"], "--nats-replicas: \"2\" is not 1, 3 or 5"),
+        (["--nats-bucket", "a.b"], "--nats-bucket: \"a.b\" is not a bucket name"),
+    ],
+)
+def test_flags_that_do_not_go_with_nats_exit_2(nats, tmp_path, args, message):
+    binary = os.environ.get("GAUGED_BIN", str(REPO / ".build/debug/gauged"))
+    args = [arg.replace("{tmp}", str(tmp_path)) for arg in args]
+    run = subprocess.run(
+        [binary, "--nats", nats.url, *args],
+        stdin=subprocess.DEVNULL, capture_output=True, timeout=HANG_GUARD_S)
+    assert run.returncode == 2, run.stderr
+    assert message.encode() in run.stderr
+
+
+def test_nats_companions_need_nats():
+    binary = os.environ.get("GAUGED_BIN", str(REPO / ".build/debug/gauged"))
+    run = subprocess.run(
+        [binary, "--memory", "--nats-bucket", "b"],
+        stdin=subprocess.DEVNULL, capture_output=True, timeout=HANG_GUARD_S)
+    assert run.returncode == 2
+    assert b"--nats-bucket needs --nats" in run.stderr
+
+
+def test_each_instance_says_how_it_found_the_bucket_and_serves_once_loaded(instances):
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    first, second = instances(2)
+    third, = instances(1, "--nats-replicas", "3")
+    assert "created with 1 replica" in first.stdout_path.read_text()
+    assert "existing, 1 replica" in second.stdout_path.read_text()
+    assert "existing with other settings" in third.stdout_path.read_text()
+    for srv in (first, second, third):
+        with grpc.insecure_channel(srv.address) as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            for service in ("", "gauge.v1.WidgetService"):
+                answer = health.Check(
+                    health_pb2.HealthCheckRequest(service=service), timeout=HANG_GUARD_S)
+                assert answer.status == health_pb2.HealthCheckResponse.SERVING
+
+
+# --------------------------------------------------------------------------- fan-out
+
+
+def test_a_write_through_one_reaches_grpc_and_sse_subscribers_of_the_others(instances, stubs):
+    writer, grpc_side, sse_side = instances(3)
+    wid = "cluster-cpu"
+    grpc_sub = ClusterSubscription(stubs(grpc_side), ids=[wid])
+    sse = SSEReader(f"{base_url(sse_side)}/widgets/events?ids={wid}", timeout=HANG_GUARD_S)
+    try:
+        grpc_sub.until_synced()
+        sse.until_synced(timeout=HANG_GUARD_S)
+
+        written = put(stubs(writer), widget(wid, content=gauge_content(label="cpu"))).widget
+        seen = grpc_sub.until(lambda e: kind(e) == "upsert", timeout=HANG_GUARD_S)[-1]
+        assert seen.revision == seen.upsert.revision == written.revision
+        assert seen.upsert.content.label == "cpu"
+        live = sse.until(lambda e: e.event == "upsert", timeout=HANG_GUARD_S)[-1]
+        assert int(live.id) == sse_data(live)["revision"] == written.revision
+
+        stubs(writer).DeleteWidget(spb.DeleteWidgetRequest(id=wid), timeout=HANG_GUARD_S)
+        gone = grpc_sub.until(lambda e: kind(e) == "removed", timeout=HANG_GUARD_S)[-1]
+        assert gone.removed == wid and gone.revision > written.revision
+        removed = sse.until(lambda e: e.event == "removed", timeout=HANG_GUARD_S)[-1]
+        assert int(removed.id) == gone.revision
+        # Every instance answers reads with the same state.
+        for srv in (writer, grpc_side, sse_side):
+            with pytest.raises(grpc.RpcError) as missing:
+                stubs(srv).GetWidget(spb.GetWidgetRequest(id=wid), timeout=HANG_GUARD_S)
+            assert missing.value.code() == grpc.StatusCode.NOT_FOUND
+    finally:
+        grpc_sub.cancel()
+        sse.close()
+
+
+# --------------------------------------------------------------------------- merges
+
+
+def test_concurrent_merge_patches_of_different_fields_all_land(instances, stubs):
+    """Each round, one thread patches the label through the first instance (gRPC
+    UpdateWidget) and another the subtitle through the second (REST merge patch), let
+    go together; once both have answered, the widget must come to hold both values (a
+    lost update never would)."""
+    first, second = instances(2)
+    wid = "cluster-merge"
+    put(stubs(first), widget(wid))
+    rounds = 100
+    failures: list = []
+
+    def both_landed(n: int):
+        def check():
+            got = stubs(first).GetWidget(spb.GetWidgetRequest(id=wid), timeout=HANG_GUARD_S)
+            return (got.content.label, got.content.subtitle) == (f"label {n}", f"subtitle {n}")
+        return check
+
+    checked = []
+
+    def after_round():
+        n = len(checked)
+        eventually(f"round {n}: both fields", both_landed(n))
+        checked.append(n)
+
+    go = threading.Barrier(2, timeout=HANG_GUARD_S)
+    done = threading.Barrier(2, action=after_round, timeout=HANG_GUARD_S * 2)
+
+    def label_writer(stub):
+        for n in range(rounds):
+            go.wait()
+            try:
+                update(stub, wid, content=wpb.Content(label=f"label {n}"))
+            except grpc.RpcError as err:
+                failures.append(f"label {n}: {err.code().name} {err.details()}")
+            done.wait()
+
+    def subtitle_writer(http):
+        for n in range(rounds):
+            go.wait()
+            resp = http.patch(
+                f"/widgets/{wid}", json={"content": {"subtitle": f"subtitle {n}"}}, headers=MERGE)
+            if resp.status_code != 200:
+                failures.append(f"subtitle {n}: {resp.status_code} {resp.text}")
+            done.wait()
+
+    with httpx.Client(base_url=base_url(second), timeout=HANG_GUARD_S) as http:
+        threads = [
+            threading.Thread(target=label_writer, args=(stubs(first),), daemon=True),
+            threading.Thread(target=subtitle_writer, args=(http,), daemon=True),
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=HANG_GUARD_S * rounds)
+            assert not thread.is_alive(), "a writer hung"
+    assert failures == []
+    assert checked == list(range(rounds))
+
+
+# --------------------------------------------------------------------------- resume
+
+
+def test_a_subscriber_resumes_on_another_instance_after_a_kill(instances, stubs):
+    """kill -9 the instance a client subscribes through; the changes made while the
+    client is away, and after, reach it through another instance from its last
+    revision, with no reset and no gap: over gRPC (since_revision) and SSE
+    (Last-Event-ID)."""
+    doomed, survivor = instances(2)
+    prefix = "cluster-resume-"
+    ids = [f"{prefix}{n}" for n in range(6)]
+    writer = stubs(survivor)
+    for wid in ids:
+        put(writer, widget(wid))
+    sub = ClusterSubscription(stubs(doomed), id_prefix=prefix)
+    try:
+        sub.until_synced()
+        update(writer, ids[0], content=wpb.Content(label="seen before the kill"))
+        before = sub.until(lambda e: kind(e) == "upsert", timeout=HANG_GUARD_S)[-1]
+        assert before.upsert.id == ids[0]
+        last = before.revision
+    finally:
+        sub.cancel()
+    doomed.proc.kill()
+    doomed.proc.wait()
+
+    # While the client is away: every widget but one changes, the last goes.
+    away = {}
+    for wid in ids[:-1]:
+        away[wid] = update(writer, wid, content=wpb.Content(label="while away")).revision
+    writer.DeleteWidget(spb.DeleteWidgetRequest(id=ids[-1]), timeout=HANG_GUARD_S)
+
+    resumed = ClusterSubscription(stubs(survivor), id_prefix=prefix, since_revision=last)
+    sse = SSEReader(
+        f"{base_url(survivor)}/widgets/events?prefix={prefix}",
+        headers={"last-event-id": str(last)}, timeout=HANG_GUARD_S)
+    try:
+        caught_up, synced = resumed.until_synced()
+        assert [kind(e) for e in caught_up] == ["upsert"] * 5 + ["removed"]
+        assert {e.upsert.id: e.upsert.revision for e in caught_up[:5]} == away
+        assert caught_up[-1].removed == ids[-1]
+        assert all(e.revision > last for e in caught_up)
+
+        sse_caught_up, sse_synced = sse.until_synced(timeout=HANG_GUARD_S)
+        assert [e.event for e in sse_caught_up] == ["upsert"] * 5 + ["removed"]
+        assert {sse_data(e)["id"]: sse_data(e)["revision"] for e in sse_caught_up[:5]} == away
+        assert int(sse_synced.id) == synced.revision
+
+        # And what comes after is live on both.
+        after = update(writer, ids[0], content=wpb.Content(label="after")).revision
+        live = resumed.until(lambda e: kind(e) == "upsert", timeout=HANG_GUARD_S)[-1]
+        assert (live.upsert.id, live.revision) == (ids[0], after)
+        sse_live = sse.until(lambda e: e.event == "upsert", timeout=HANG_GUARD_S)[-1]
+        assert int(sse_live.id) == after
+    finally:
+        resumed.cancel()
+        sse.close()
