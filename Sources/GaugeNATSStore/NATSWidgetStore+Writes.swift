@@ -105,6 +105,7 @@ extension NATSWidgetStore {
         replica.applied.wait(for: revision, timeoutMs: appliedWaitMs)
         return change.renumbered(revision)
       }
+      guard attempt + 1 < Self.maxWriteAttempts else { break }
       Self.pauseBeforeRetry(attempt)
       current = try latest(key)
     }

@@ -1,8 +1,10 @@
 import GaugeDomain
 import GaugeNATS
-import GaugeNATSStore
 import NATSTesting
+import Synchronization
 import Testing
+
+@testable import GaugeNATSStore
 
 /// Two or three stores, each on its own connection, sharing one bucket on a
 /// real nats-server: what one writes, the others see with the same revision.
@@ -142,4 +144,52 @@ struct NATSWidgetStoreTests {
           == .gauge(Gauge(value: 7, minValue: 0, maxValue: 100)))
     }
   }
+}
+
+/// The retry loop itself, with a competing writer placed between each read
+/// and its compare-and-set.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct ConflictRetryTests {
+  @Test func aWidgetThatKeepsChangingEndsAborted() async throws {
+    try await withNATSServer { server in
+      let store = try await loadedStore(server)
+      let rival = try await openBucket([server.url], KVBucketSettings(name: "gauged"))
+      let original = try store.put(gauge("cpu")).widget
+      let attempts = AttemptCounter()
+      do throws(WidgetError) {
+        _ = try store.write(id: "cpu", fromBucket: false) { (table, now) throws(WidgetError) in
+          attempts.increment()
+          // Another instance's write of the widget, after this one read it.
+          var rivalTable = WidgetTable(widgets: [original], lastRevision: original.revision)
+          _ = try rivalTable.setValue(Double(attempts.count), id: "cpu", now: now)
+          _ = try? rival.put("w.cpu", WidgetValue.encode(try rivalTable.get(id: "cpu")))
+          return try table.setValue(50, id: "cpu", now: now)
+        }
+        Issue.record("a write that always lost was accepted")
+      } catch {
+        guard case .aborted(let message) = error else {
+          Issue.record("not aborted: \(error)")
+          return
+        }
+        #expect(message.contains("kept changing"))
+      }
+      #expect(attempts.count == NATSWidgetStore.maxWriteAttempts)
+      do throws(WidgetError) {
+        _ = try store.write(id: "cpu", fromBucket: false) { (table, now) throws(WidgetError) in
+          try table.setValue(50, id: "cpu", now: now)
+        }
+      } catch {
+        Issue.record("an uncontended write failed: \(error)")
+      }
+    }
+  }
+}
+
+/// How many times a transition ran.
+final class AttemptCounter: Sendable {
+  private let attempts = Mutex(0)
+
+  func increment() { attempts.withLock { $0 += 1 } }
+
+  var count: Int { attempts.withLock { $0 } }
 }
