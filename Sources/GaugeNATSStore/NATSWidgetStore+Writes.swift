@@ -77,7 +77,8 @@ extension NATSWidgetStore {
   /// - Parameter fromBucket: starts from the bucket's latest rather than
   ///   the replica's: a precondition is checked against what a client may
   ///   have read through another instance, which this replica may not
-  ///   have applied yet.
+  ///   have applied yet. Without it, only an id the replica lacks is read
+  ///   from the bucket.
   func write(
     id: String?, fromBucket: Bool,
     _ transition: (inout WidgetTable, Int64) throws(WidgetError) -> WidgetChange
@@ -90,7 +91,14 @@ extension NATSWidgetStore {
       throw .invalid([WidgetID.violation(of: id)!])
     }
     let key = WidgetKey.key(for: id)
-    var current = fromBucket ? try latest(key) : replica.widget(id: id)
+    // A widget this replica has not seen yet may have been written through
+    // another instance a moment ago: the bucket says whether it exists.
+    var current: Widget?
+    if !fromBucket, let known = replica.widget(id: id) {
+      current = known
+    } else {
+      current = try latest(key)
+    }
     for attempt in 0..<Self.maxWriteAttempts {
       var table = WidgetTable(
         widgets: current.map { [$0] } ?? [], lastRevision: current?.revision ?? 0)

@@ -49,6 +49,22 @@ struct NATSWidgetStoreTests {
     }
   }
 
+  @Test func aWidgetThisReplicaHasNotSeenIsReadFromTheBucket() async throws {
+    try await withNATSServer { server in
+      let other = try await loadedStore(server)
+      // Its watch stopped: it will not see what the other writes.
+      let lagging = try await loadedStore(server, appliedWaitMs: 50)
+      lagging.stop()
+      let created = try other.put(gauge("cpu")).widget
+
+      let valued = try lagging.setValue(9, id: "cpu")
+      #expect(valued.revision > created.revision)
+      #expect(valued.createdAtMs == created.createdAtMs)
+      try lagging.delete(id: "cpu")
+      try await waitUntil("the removal") { widget("cpu", in: other) == nil }
+    }
+  }
+
   @Test func aDeletionIsSeenAsRemoved() async throws {
     try await withNATSServer { server in
       let first = try await loadedStore(server)
