@@ -383,6 +383,36 @@ public struct WidgetTable: Sendable {
     return changes
   }
 
+  /// The widgets whose deadline has passed at `now` (at most `limit` due
+  /// entries looked at), left unchanged: a shared store marks them through
+  /// its bucket, and its replica learns of the mark like any other change.
+  /// Their entries are taken; `recheckStale(id:)` gives one back when the
+  /// mark could not be written.
+  public mutating func takeDueStaleWidgets(now: Int64, limit: Int) -> [Widget] {
+    var due: [Widget] = []
+    var looked = 0
+    while looked < limit, let entry = staleDeadlines.popDue(atOrBefore: now) {
+      looked += 1
+      guard let index = widgetsByID.index(forKey: entry.id),
+        widgetsByID.values[index].staleCheckDueMs == entry.dueMs
+      else { continue }
+      widgetsByID.values[index].staleCheckDueMs = nil
+      guard let deadline = widgetsByID.values[index].widget.staleDeadlineMs else { continue }
+      if deadline > now {
+        scheduleStaleCheck(at: index)
+        continue
+      }
+      due.append(widgetsByID.values[index].widget)
+    }
+    return due
+  }
+
+  /// Checks the widget's deadline again (a mark that failed to be written).
+  public mutating func recheckStale(id: String) {
+    guard let index = widgetsByID.index(forKey: id) else { return }
+    scheduleStaleCheck(at: index)
+  }
+
   /// Gives the widget at `index` a heap entry at its deadline, unless the
   /// one it has comes first (it then finds the deadline when due).
   private mutating func scheduleStaleCheck(at index: [String: Entry].Index) {

@@ -106,6 +106,19 @@ final class WidgetReplica: Sendable {
     try state.withLock { (state) throws(WidgetError) in try state.table.list(query) }
   }
 
+  /// Widgets whose stale deadline has passed (see
+  /// `WidgetTable.takeDueStaleWidgets`); nothing before the replica loaded.
+  func takeDueStaleWidgets(now: Int64, limit: Int) -> [Widget] {
+    state.withLock { state in
+      guard state.loaded else { return [] }
+      return state.table.takeDueStaleWidgets(now: now, limit: limit)
+    }
+  }
+
+  func recheckStale(id: String) {
+    state.withLock { $0.table.recheckStale(id: id) }
+  }
+
   func snapshot() -> (widgets: [Widget], lastRevision: UInt64) {
     state.withLock { ($0.table.widgets, $0.table.lastRevision) }
   }

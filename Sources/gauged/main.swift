@@ -307,6 +307,8 @@ metricsServer?.start()
 // each tick only looks at the earliest one.
 if let localStore {
   server.repeatEvery(staleCheckInterval) { localStore.markStaleWidgets() }
+} else if let sharedStore {
+  server.repeatEvery(staleCheckInterval) { sharedStore.markStaleWidgets() }
 }
 if options.selfWidgets, let serverMetrics {
   let selfWidgets = SelfWidgets(

@@ -344,3 +344,35 @@ def test_a_subscriber_resumes_on_another_instance_after_a_kill(instances, stubs)
     finally:
         resumed.cancel()
         sse.close()
+
+
+# --------------------------------------------------------------------------- staleness
+
+
+def test_a_widget_goes_stale_once_for_every_instance(instances, stubs):
+    """Every instance watches the deadline; the mark is written once, through one of
+    them, and subscribers of each see the same stale upsert with the same revision."""
+    writer, other = instances(2)
+    wid = "cluster-stale"
+    subs = [ClusterSubscription(stubs(srv), ids=[wid]) for srv in (writer, other)]
+    try:
+        for sub in subs:
+            sub.until_synced()
+        watched = widget(wid)
+        watched.stale_after_ms = 1000
+        written = put(stubs(writer), watched).widget
+        marks = [
+            sub.until(lambda e: kind(e) == "upsert" and e.upsert.stale, timeout=HANG_GUARD_S)
+            for sub in subs
+        ]
+        assert {seen[-1].revision for seen in marks} == {marks[0][-1].revision}
+        assert marks[0][-1].revision > written.revision
+        # Only one instance wrote the mark: nothing else arrives before a new write.
+        fresh = update(stubs(other), wid, content=wpb.Content(label="fresh"))
+        for sub in subs:
+            after = sub.until(lambda e: kind(e) == "upsert" and not e.upsert.stale,
+                              timeout=HANG_GUARD_S)
+            assert [e.revision for e in after] == [fresh.revision]
+    finally:
+        for sub in subs:
+            sub.cancel()
