@@ -23,17 +23,24 @@ extension NATSWidgetStore {
     ).widget
   }
 
-  /// One compare-and-set write per value, each waiting for its round trip.
-  /// Coalescing a burst and publishing asynchronously is a later step.
+  /// One compare-and-set write per value, each waiting for its round trip;
+  /// the replica is waited for once, for the last of them. Coalescing a
+  /// burst and publishing asynchronously is a later step.
   public func setValues(_ updates: [ValueSet]) -> [ValueSetRejection] {
     var rejections: [ValueSetRejection] = []
+    var lastWritten: UInt64 = 0
     for (offset, update) in updates.enumerated() {
       do throws(WidgetError) {
-        _ = try setValue(update.value, id: update.id)
+        let change = try write(id: update.id, fromBucket: false, awaitingReplica: false) {
+          (table, now) throws(WidgetError) in
+          try table.setValue(update.value, id: update.id, now: now)
+        }
+        lastWritten = max(lastWritten, change.revision)
       } catch {
         rejections.append(ValueSetRejection(offset: offset, error: error))
       }
     }
+    if lastWritten > 0 { replica.applied.wait(for: lastWritten, timeoutMs: appliedWaitMs) }
     return rejections
   }
 
@@ -72,7 +79,8 @@ extension NATSWidgetStore {
   /// then writes the result if that state is still the bucket's; on a
   /// conflict reads the latest, and runs the transition (merge and
   /// validation) again. Returns the change with the bucket's revision, once
-  /// the watch has applied it here (or after `appliedWaitMs` without it).
+  /// the watch has applied it here (or after `appliedWaitMs` without it;
+  /// at once when not `awaitingReplica`).
   ///
   /// - Parameter fromBucket: starts from the bucket's latest rather than
   ///   the replica's: a precondition is checked against what a client may
@@ -80,7 +88,7 @@ extension NATSWidgetStore {
   ///   have applied yet. Without it, only an id the replica lacks is read
   ///   from the bucket.
   func write(
-    id: String?, fromBucket: Bool,
+    id: String?, fromBucket: Bool, awaitingReplica: Bool = true,
     _ transition: (inout WidgetTable, Int64) throws(WidgetError) -> WidgetChange
   ) throws(WidgetError) -> WidgetChange {
     try requireLoaded()
@@ -110,7 +118,7 @@ extension NATSWidgetStore {
         throw WidgetError(error)
       }
       if case .written(let revision) = outcome {
-        replica.applied.wait(for: revision, timeoutMs: appliedWaitMs)
+        if awaitingReplica { replica.applied.wait(for: revision, timeoutMs: appliedWaitMs) }
         return change.renumbered(revision)
       }
       guard attempt + 1 < Self.maxWriteAttempts else { break }
