@@ -29,12 +29,18 @@ extension NATSWidgetStore {
   public func setValues(_ updates: [ValueSet]) -> [ValueSetRejection] {
     var rejections: [ValueSetRejection] = []
     var lastWritten: UInt64 = 0
+    // What this batch wrote, which the replica may not have applied yet:
+    // the next value to the same widget starts from it.
+    var written: [String: Widget] = [:]
     for (offset, update) in updates.enumerated() {
       do throws(WidgetError) {
-        let change = try write(id: update.id, fromBucket: false, awaitingReplica: false) {
-          (table, now) throws(WidgetError) in
+        let change = try write(
+          id: update.id, fromBucket: false, startingFrom: written[update.id],
+          awaitingReplica: false
+        ) { (table, now) throws(WidgetError) in
           try table.setValue(update.value, id: update.id, now: now)
         }
+        if case .upserted(let widget, _) = change { written[widget.id] = widget }
         lastWritten = max(lastWritten, change.revision)
       } catch {
         rejections.append(ValueSetRejection(offset: offset, error: error))
@@ -87,8 +93,10 @@ extension NATSWidgetStore {
   ///   have read through another instance, which this replica may not
   ///   have applied yet. Without it, only an id the replica lacks is read
   ///   from the bucket.
+  /// - Parameter known: the widget's latest state as the caller wrote it,
+  ///   when the replica may not have it yet.
   func write(
-    id: String?, fromBucket: Bool, awaitingReplica: Bool = true,
+    id: String?, fromBucket: Bool, startingFrom known: Widget? = nil, awaitingReplica: Bool = true,
     _ transition: (inout WidgetTable, Int64) throws(WidgetError) -> WidgetChange
   ) throws(WidgetError) -> WidgetChange {
     try requireLoaded()
@@ -102,7 +110,7 @@ extension NATSWidgetStore {
     // A widget this replica has not seen yet may have been written through
     // another instance a moment ago: the bucket says whether it exists.
     var current: Widget?
-    if !fromBucket, let known = replica.widget(id: id) {
+    if !fromBucket, let known = known ?? replica.widget(id: id) {
       current = known
     } else {
       current = try latest(key)

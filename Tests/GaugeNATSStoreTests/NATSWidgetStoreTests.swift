@@ -150,14 +150,28 @@ struct NATSWidgetStoreTests {
   @Test func setValuesWritesEachAndRejectsTheUnknown() async throws {
     try await withNATSServer { server in
       let store = try await loadedStore(server)
+      let recorder = ChangeRecorder()
+      let watcher = try await loadedStore(server, recorder: recorder)
       _ = try store.put(gauge("cpu"))
       let rejected = store.setValues([
         ValueSet(id: "cpu", value: 7), ValueSet(id: "absent", value: 1),
+        ValueSet(id: "cpu", value: 8), ValueSet(id: "cpu", value: 500),
+        ValueSet(id: "cpu", value: 9),
       ])
-      #expect(rejected.map(\.offset) == [1])
+      #expect(rejected.map(\.offset) == [1, 3])
       #expect(
         try store.get(id: "cpu").content.template
-          == .gauge(Gauge(value: 7, minValue: 0, maxValue: 100)))
+          == .gauge(Gauge(value: 9, minValue: 0, maxValue: 100)))
+      // Each accepted value is a change of its own, in order.
+      try await waitUntil("the values on the other store") { recorder.all.count == 4 }
+      #expect(
+        recorder.all.map { change -> Gauge? in
+          guard case .upserted(let widget, _) = change,
+            case .gauge(let gauge) = widget.content.template
+          else { return nil }
+          return gauge
+        }.map(\.?.value) == [1, 7, 8, 9])
+      _ = watcher
     }
   }
 }
