@@ -376,3 +376,30 @@ def test_a_widget_goes_stale_once_for_every_instance(instances, stubs):
     finally:
         for sub in subs:
             sub.cancel()
+
+
+# --------------------------------------------------------------------------- values
+
+
+def test_values_published_through_one_reach_a_subscriber_of_another(instances, stubs):
+    publisher, reader = instances(2)
+    wid = "cluster-values"
+    put(stubs(publisher), widget(wid))
+    sub = ClusterSubscription(stubs(reader), ids=[wid])
+    try:
+        sub.until_synced()
+        values = [0.5, 1.5, 2.5, 3.5, 4.5]
+        summary = stubs(publisher).PublishValues(
+            iter([spb.ValueUpdate(id=wid, value=v) for v in values]
+                 + [spb.ValueUpdate(id="cluster-absent", value=1)]),
+            timeout=HANG_GUARD_S)
+        assert (summary.accepted, summary.rejected) == (len(values), 1)
+        # Coalescing may skip values in between; the last arrives, in order.
+        seen = sub.until(lambda e: kind(e) == "upsert" and e.upsert.content.gauge.value == 4.5,
+                         timeout=HANG_GUARD_S)
+        revisions = [e.revision for e in seen]
+        assert revisions == sorted(revisions)
+        assert stubs(reader).GetWidget(
+            spb.GetWidgetRequest(id=wid), timeout=HANG_GUARD_S).revision == revisions[-1]
+    finally:
+        sub.cancel()
