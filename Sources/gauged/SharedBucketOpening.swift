@@ -23,8 +23,8 @@ enum SharedBucketOpening {
         guard error.kind == .unavailable else { return .failed(error) }
         log.warn(
           "nats_unavailable",
-          "gauged: NATS (\(options.connection.servers.joined(separator: ","))) cannot be"
-            + " reached, trying again in \(DurationText.format(pause)): \(error)",
+          "gauged: NATS (\(options.connection.servers.joined(separator: ","))) is not available"
+            + " yet, trying again in \(DurationText.format(pause)): \(error)",
           [LogField("error", error.description)])
         if let signal = stopSignals.wait(atMost: pause) { return .stopped(signal) }
         pause = min(pause * 2, .seconds(5))
