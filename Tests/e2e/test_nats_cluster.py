@@ -66,17 +66,30 @@ class NATSServer:
         self.directory = Path(tempfile.mkdtemp(prefix="gauged-e2e-nats-"))
         self.port = _free_port()
         self.url = f"nats://127.0.0.1:{self.port}"
-        log = (self.directory / "nats.log").open("wb")
+        self._run()
+
+    def _accepts(self) -> bool:
+        assert self.proc.poll() is None, (self.directory / "nats.log").read_text()
+        with socket.socket() as probe:
+            return probe.connect_ex(("127.0.0.1", self.port)) == 0
+
+    def _run(self) -> None:
+        log = (self.directory / "nats.log").open("ab")
         self.proc = subprocess.Popen(
             [NATS_SERVER, "-js", "-sd", str(self.directory / "store"), "-a", "127.0.0.1",
              "-p", str(self.port)],
             stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         eventually("nats-server accepting connections", self._accepts)
 
-    def _accepts(self) -> bool:
-        assert self.proc.poll() is None, (self.directory / "nats.log").read_text()
-        with socket.socket() as probe:
-            return probe.connect_ex(("127.0.0.1", self.port)) == 0
+    def stop(self) -> None:
+        """SIGTERM, and waits for the server to exit; `restart` brings it back on the
+        same port with the same store."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=HANG_GUARD_S)
+
+    def restart(self) -> None:
+        self._run()
 
     def kill(self) -> None:
         if self.proc.poll() is None:
@@ -401,5 +414,42 @@ def test_values_published_through_one_reach_a_subscriber_of_another(instances, s
         assert revisions == sorted(revisions)
         assert stubs(reader).GetWidget(
             spb.GetWidgetRequest(id=wid), timeout=HANG_GUARD_S).revision == revisions[-1]
+    finally:
+        sub.cancel()
+
+
+# --------------------------------------------------------------------------- faults
+
+
+def test_writes_fail_while_nats_is_down_and_resume_after(nats, instances, stubs):
+    """With NATS stopped, writes fail with UNAVAILABLE naming NATS and change nothing;
+    reads and subscribers stay; once it is back, writes succeed again and subscribers
+    get them, without restarting gauged."""
+    first, second = instances(2)
+    wid = "cluster-fault"
+    before = put(stubs(first), widget(wid)).widget
+    sub = ClusterSubscription(stubs(second), ids=[wid])
+    try:
+        sub.until_synced()
+        nats.stop()
+        with pytest.raises(grpc.RpcError) as refused:
+            update(stubs(first), wid, content=wpb.Content(label="while down"))
+        assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+        assert "NATS" in refused.value.details()
+        assert stubs(first).GetWidget(
+            spb.GetWidgetRequest(id=wid), timeout=HANG_GUARD_S).revision == before.revision
+
+        nats.restart()
+
+        def written():
+            try:
+                return update(stubs(first), wid, content=wpb.Content(label="back"))
+            except grpc.RpcError as err:
+                assert err.code() == grpc.StatusCode.UNAVAILABLE, err
+                return None
+
+        after = eventually("a write after NATS is back", written)
+        seen = sub.until(lambda e: kind(e) == "upsert", timeout=HANG_GUARD_S)[-1]
+        assert (seen.revision, seen.upsert.content.label) == (after.revision, "back")
     finally:
         sub.cancel()
