@@ -3,8 +3,10 @@ import GaugeLog
 import GaugeNATS
 
 /// Opening `--nats`'s bucket at start: retried with back-off while NATS
-/// cannot be reached (gauged may start before its NATS servers), given up
-/// on a refusal that waiting would not change.
+/// cannot be reached or JetStream is not ready (gauged may start before
+/// its NATS servers, or before a new cluster has placed its peers, which
+/// libnats reports only as a failure), given up on a refusal that waiting
+/// would not change (credentials, a bad setting).
 enum SharedBucketOpening {
   enum Outcome {
     case opened(NATSKeyValueBucket)
@@ -19,8 +21,7 @@ enum SharedBucketOpening {
       do throws(NATSError) {
         return .opened(try NATSKeyValueBucket(options: options.connection, bucket: options.bucket))
       } catch {
-        // Waiting does not change a refusal (credentials, a bad setting).
-        guard error.kind == .unavailable else { return .failed(error) }
+        if error.kind == .notPermitted || error.kind == .invalid { return .failed(error) }
         log.warn(
           "nats_unavailable",
           "gauged: NATS (\(options.connection.servers.joined(separator: ","))) is not available"

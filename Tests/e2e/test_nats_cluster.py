@@ -9,6 +9,7 @@ Waiting is polling under a 30 s hang guard, never a timing assertion."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -31,6 +32,10 @@ from helpers import SSEReader, base_url, gauge_content, put, update, widget
 from test_subscribe import Subscription, kind
 
 HANG_GUARD_S = 30.0
+# A cluster that lost nodes needs leader elections, and libnats's ordered consumer
+# notices a lost watch by missed heartbeats (about 5 s) before it makes it again:
+# recoveries get twice the hang guard.
+RECOVERY_GUARD_S = 2 * HANG_GUARD_S
 MERGE = {"content-type": "application/merge-patch+json"}
 
 
@@ -60,12 +65,15 @@ def eventually(what: str, predicate, timeout: float = HANG_GUARD_S):
 
 
 class NATSServer:
-    """One nats-server with JetStream on a free loopback port, killed at the end."""
+    """One nats-server with JetStream on a free loopback port, killed at the end;
+    `cluster_args` make it a node of a cluster."""
 
-    def __init__(self) -> None:
-        self.directory = Path(tempfile.mkdtemp(prefix="gauged-e2e-nats-"))
+    def __init__(self, name: str = "n1", cluster_args: list[str] | None = None) -> None:
+        self.directory = Path(tempfile.mkdtemp(prefix=f"gauged-e2e-nats-{name}-"))
+        self.name = name
         self.port = _free_port()
         self.url = f"nats://127.0.0.1:{self.port}"
+        self.cluster_args = cluster_args or []
         self._run()
 
     def _accepts(self) -> bool:
@@ -77,7 +85,7 @@ class NATSServer:
         log = (self.directory / "nats.log").open("ab")
         self.proc = subprocess.Popen(
             [NATS_SERVER, "-js", "-sd", str(self.directory / "store"), "-a", "127.0.0.1",
-             "-p", str(self.port)],
+             "-p", str(self.port), "-n", self.name, *self.cluster_args],
             stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         eventually("nats-server accepting connections", self._accepts)
 
@@ -105,6 +113,23 @@ def nats():
         yield server
     finally:
         server.kill()
+
+
+@pytest.fixture
+def nats_cluster():
+    """Three nats-server nodes routed to each other on loopback: one JetStream cluster."""
+    cluster_ports = [_free_port() for _ in range(3)]
+    routes = ",".join(f"nats://127.0.0.1:{port}" for port in cluster_ports)
+    nodes = []
+    try:
+        for index, port in enumerate(cluster_ports):
+            nodes.append(NATSServer(f"n{index + 1}", [
+                "--cluster_name", "gauged-e2e", "--cluster", f"nats://127.0.0.1:{port}",
+                "--routes", routes]))
+        yield nodes
+    finally:
+        for node in nodes:
+            node.kill()
 
 
 @pytest.fixture
@@ -448,8 +473,74 @@ def test_writes_fail_while_nats_is_down_and_resume_after(nats, instances, stubs)
                 assert err.code() == grpc.StatusCode.UNAVAILABLE, err
                 return None
 
-        after = eventually("a write after NATS is back", written)
-        seen = sub.until(lambda e: kind(e) == "upsert", timeout=HANG_GUARD_S)[-1]
+        after = eventually("a write after NATS is back", written, timeout=RECOVERY_GUARD_S)
+        seen = sub.until(lambda e: kind(e) == "upsert", timeout=RECOVERY_GUARD_S)[-1]
         assert (seen.revision, seen.upsert.content.label) == (after.revision, "back")
     finally:
         sub.cancel()
+
+
+def test_three_instances_on_a_three_node_cluster_ride_out_lost_nodes(nats_cluster, stubs):
+    """Replicas 3 on three nodes, each gauged on its own node first: writes go on with
+    one node killed, fail with UNAVAILABLE with two stopped, and succeed again once they
+    are back, with every acknowledged write there, gauged not restarted. A refused
+    write whose request timed out may still have landed, so every attempt writes an id
+    of its own and only acknowledged ones must be there with their revision."""
+    urls = [node.url for node in nats_cluster]
+    gauged = []
+    try:
+        for index in range(3):
+            servers = ",".join(urls[index:] + urls[:index])
+            srv = Server(args=["--nats", servers, "--nats-replicas", "3"])
+            gauged.append(srv)
+            srv.start()
+        acknowledged: dict[str, int] = {}
+        attempted: set[str] = set()
+        attempts = itertools.count()
+
+        def write_through(srv: Server, name: str):
+            """The revision of a put through `srv`, or None when it was refused."""
+            wid = f"cluster-{name}-{next(attempts)}"
+            attempted.add(wid)
+            try:
+                written = stubs(srv).PutWidget(
+                    spb.PutWidgetRequest(widget=widget(wid)), timeout=HANG_GUARD_S).widget
+            except grpc.RpcError as err:
+                assert err.code() == grpc.StatusCode.UNAVAILABLE, err
+                assert "NATS" in err.details()
+                return None
+            acknowledged[wid] = written.revision
+            return written.revision
+
+        for index, srv in enumerate(gauged):
+            assert write_through(srv, f"all-up-{index}")
+
+        nats_cluster[0].proc.kill()
+        nats_cluster[0].proc.wait()
+        for index, srv in enumerate(gauged):
+            eventually(f"a write through gauged {index} with one node down",
+                       lambda srv=srv, index=index: write_through(srv, f"one-down-{index}"),
+                       timeout=RECOVERY_GUARD_S)
+
+        nats_cluster[1].stop()
+        eventually("a write refused with two nodes down",
+                   lambda: write_through(gauged[2], "two-down") is None, timeout=RECOVERY_GUARD_S)
+
+        nats_cluster[0].restart()
+        nats_cluster[1].restart()
+        for index, srv in enumerate(gauged):
+            eventually(f"a write through gauged {index} with the nodes back",
+                       lambda srv=srv, index=index: write_through(srv, f"back-{index}"),
+                       timeout=RECOVERY_GUARD_S)
+        for index, srv in enumerate(gauged):
+            def holds_every_acknowledged_write(srv=srv):
+                stored = {w.id: w.revision for w in stubs(srv).ListWidgets(
+                    spb.ListWidgetsRequest(id_prefix="cluster-", page_size=1000),
+                    timeout=HANG_GUARD_S).widgets}
+                assert set(stored) <= attempted, set(stored) - attempted
+                return all(stored.get(wid) == rev for wid, rev in acknowledged.items())
+            eventually(f"gauged {index} holding every acknowledged write",
+                       holds_every_acknowledged_write, timeout=RECOVERY_GUARD_S)
+    finally:
+        for srv in gauged:
+            srv.stop()
