@@ -1,11 +1,15 @@
 """Several gauged on one NATS JetStream bucket (`--nats`): a change made through one is
 seen by gRPC and SSE subscribers of the others with the same revision, concurrent merge
-patches of different fields through two instances all land, and a subscriber whose
-instance is killed resumes on another from its last revision without a gap.
+patches of different fields through two instances all land, a subscriber whose instance
+is killed resumes on another from its last revision without a gap, stale marks and
+published values travel the same way, writes fail with UNAVAILABLE while NATS is down
+and succeed once it is back, and three gauged on a three-node cluster ride out lost
+nodes; also the start line, health, and the flags that do not go with --nats.
 
 Each test starts its own nats-server (JetStream, store in a temporary directory) on a
-free loopback port: `$NATS_SERVER_BIN`, else `nats-server` on the PATH or in /usr/sbin.
-Waiting is polling under a 30 s hang guard, never a timing assertion."""
+free loopback port, or three routed to each other: `$NATS_SERVER_BIN`, else
+`nats-server` on the PATH or in /usr/sbin. Waiting is polling under a 30 s hang guard
+(60 s for recoveries after lost nodes), never a timing assertion."""
 
 from __future__ import annotations
 
