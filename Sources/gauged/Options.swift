@@ -149,19 +149,20 @@ struct Options {
                                  shared by every gauged given the same bucket: each
                                  serves the same widgets, with the same revisions.
                                  The servers are tried in order. Not with --data-dir
-                                 or --memory; tokens come from --tokens-file.
+                                 or --memory; tokens come from --tokens-file, and
+                                 --self-widgets is off.
       --nats-bucket NAME         The bucket (default gauged), created when missing;
                                  one that exists is used with its own settings.
       --nats-replicas N          Servers holding each widget when the bucket is
                                  created: 1, 3 or 5 (default 1).
       --nats-creds FILE          A NATS .creds file (user JWT and NKey seed).
       --nats-tls-ca FILE         Connect to NATS over TLS, trusting this PEM CA.
-      --tokens-file FILE         With --memory or --nats: the bearer tokens accepted,
-                                 one per line as NAME SCOPE[:PREFIX] SHA256-HEX
-                                 (SCOPE read, write or admin; PREFIX limits the
-                                 token to widget ids starting with it). With
-                                 --data-dir, tokens live in the data directory
-                                 (gauged token create).
+      --tokens-file FILE         With --memory or --nats: the bearer tokens
+                                 accepted, one per line as NAME SCOPE[:PREFIX]
+                                 SHA256-HEX (SCOPE read, write or admin; PREFIX
+                                 limits the token to widget ids starting with it).
+                                 With --data-dir, tokens live in the data
+                                 directory (gauged token create).
       --rate-limit-writes N/s    Writes per second each token may make: calls, REST
                                  writes, PublishValues values (default 1000/s, or
                                  off). Over it: RESOURCE_EXHAUSTED with RetryInfo,
