@@ -165,6 +165,22 @@ if let bucket {
     exit(1)
   }
   localStore = nil
+  // Operators learn of a lost NATS from the log; writes fail meanwhile.
+  let servers = options.nats!.connection.servers.joined(separator: ",")
+  bucket.observeConnection { state in
+    switch state {
+    case .disconnected:
+      log.warn(
+        "nats_disconnected",
+        "gauged: lost the connection to NATS (\(servers)); writes fail until it is back",
+        [LogField("servers", servers)])
+    case .reconnected:
+      log.info(
+        "nats_reconnected", "gauged: connected to NATS again", [LogField("servers", servers)])
+    case .connected, .closed:
+      break
+    }
+  }
 } else {
   let memory = InMemoryWidgetStore(
     table: table, persistence: persistence, tombstoneRetentionMs: options.tombstoneRetentionMs,

@@ -480,6 +480,15 @@ def test_writes_fail_while_nats_is_down_and_resume_after(nats, instances, stubs)
         after = eventually("a write after NATS is back", written, timeout=RECOVERY_GUARD_S)
         seen = sub.until(lambda e: kind(e) == "upsert", timeout=RECOVERY_GUARD_S)[-1]
         assert (seen.revision, seen.upsert.content.label) == (after.revision, "back")
+
+        def logged():
+            lines = first.stderr_path.read_text().splitlines()
+            return [json.loads(line)["event"] for line in lines if line.endswith("}")]
+
+        # The log line is written on libnats's thread, maybe after the write went through.
+        events = eventually("nats_reconnected logged", lambda: "nats_reconnected" in logged()
+                            and logged())
+        assert events.index("nats_disconnected") < events.index("nats_reconnected")
     finally:
         sub.cancel()
 
