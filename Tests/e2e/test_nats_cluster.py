@@ -3,8 +3,9 @@ seen by gRPC and SSE subscribers of the others with the same revision, concurren
 patches of different fields through two instances all land, a subscriber whose instance
 is killed resumes on another from its last revision without a gap, stale marks and
 published values travel the same way, writes fail with UNAVAILABLE while NATS is down
-and succeed once it is back, and three gauged on a three-node cluster ride out lost
-nodes; also the start line, health, and the flags that do not go with --nats.
+and succeed once it is back, three gauged on a three-node cluster ride out lost nodes,
+and kill -9 loses no acknowledged write; also the start line, health, and the flags
+that do not go with --nats.
 
 Each test starts its own nats-server (JetStream, store in a temporary directory) on a
 free loopback port, or three routed to each other: `$NATS_SERVER_BIN`, else
@@ -33,6 +34,7 @@ from gauge.v1 import widget_pb2 as wpb
 from gauge.v1 import widget_service_pb2 as spb
 from gauge.v1 import widget_service_pb2_grpc
 from helpers import SSEReader, base_url, gauge_content, put, update, widget
+from test_store import Producers, check_present
 from test_subscribe import Subscription, kind
 
 HANG_GUARD_S = 30.0
@@ -557,3 +559,22 @@ def test_three_instances_on_a_three_node_cluster_ride_out_lost_nodes(nats_cluste
     finally:
         for srv in gauged:
             srv.stop()
+
+
+def test_kill_9_loses_no_acknowledged_write(instances, stubs):
+    """The durability check of the SQLite store, against NATS: producers write through
+    one instance, which is killed with SIGKILL; every write it acknowledged is on the
+    other instance and on one started afterwards (or a later write of the same
+    producer, which an unacknowledged call may have made)."""
+    doomed, survivor = instances(2)
+    with Producers(stubs(doomed), "durable") as producers:
+        eventually("a write acknowledged on every producer's widgets",
+                   lambda: len(producers.latest()) >= 20)
+        doomed.proc.kill()
+        doomed.proc.wait()
+        acked = producers.latest()
+    eventually("every acknowledged write on the surviving instance",
+               lambda: not check_present(stubs(survivor), acked))
+    fresh, = instances(1)
+    missing = check_present(stubs(fresh), acked)
+    assert not missing, f"lost acknowledged writes: {missing[:5]}"
