@@ -4,8 +4,9 @@ patches of different fields through two instances all land, a subscriber whose i
 is killed resumes on another from its last revision without a gap, stale marks and
 published values travel the same way, writes fail with UNAVAILABLE while NATS is down
 and succeed once it is back, three gauged on a three-node cluster ride out lost nodes,
-and kill -9 loses no acknowledged write; also the start line, health, and the flags
-that do not go with --nats.
+kill -9 loses no acknowledged write, and a full JetStream refuses writes as
+RESOURCE_EXHAUSTED; also the start line, health, and the flags that do not go with
+--nats.
 
 Each test starts its own nats-server (JetStream, store in a temporary directory) on a
 free loopback port, or three routed to each other: `$NATS_SERVER_BIN`, else
@@ -74,12 +75,17 @@ class NATSServer:
     """One nats-server with JetStream on a free loopback port, killed at the end;
     `cluster_args` make it a node of a cluster."""
 
-    def __init__(self, name: str = "n1", cluster_args: list[str] | None = None) -> None:
+    def __init__(self, name: str = "n1", cluster_args: list[str] | None = None,
+                 max_file_store: int | None = None) -> None:
         self.directory = Path(tempfile.mkdtemp(prefix=f"gauged-e2e-nats-{name}-"))
         self.name = name
         self.port = _free_port()
         self.url = f"nats://127.0.0.1:{self.port}"
-        self.cluster_args = cluster_args or []
+        self.extra_args = list(cluster_args or [])
+        if max_file_store is not None:
+            config = self.directory / "nats.conf"
+            config.write_text(f"jetstream {{\n  max_file_store: {max_file_store}\n}}\n")
+            self.extra_args += ["-c", str(config)]
         self._run()
 
     def _accepts(self) -> bool:
@@ -91,7 +97,7 @@ class NATSServer:
         log = (self.directory / "nats.log").open("ab")
         self.proc = subprocess.Popen(
             [NATS_SERVER, "-js", "-sd", str(self.directory / "store"), "-a", "127.0.0.1",
-             "-p", str(self.port), "-n", self.name, *self.cluster_args],
+             "-p", str(self.port), "-n", self.name, *self.extra_args],
             stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         eventually("nats-server accepting connections", self._accepts)
 
@@ -578,3 +584,43 @@ def test_kill_9_loses_no_acknowledged_write(instances, stubs):
     fresh, = instances(1)
     missing = check_present(stubs(fresh), acked)
     assert not missing, f"lost acknowledged writes: {missing[:5]}"
+
+
+def test_a_full_jetstream_refuses_writes_as_resource_exhausted(stubs):
+    """JetStream's storage limit reached: writes are refused with RESOURCE_EXHAUSTED
+    (REST 507) naming NATS and change nothing; what was stored stays readable."""
+    small = NATSServer(max_file_store=64 * 1024)
+    srv = Server(args=["--nats", small.url, "--rate-limit-writes", "off"])
+    try:
+        srv.start()
+        stub = stubs(srv)
+        stored = []
+        refused = None
+        long_label = "x" * 200
+        for n in range(5_000):
+            wid = f"cluster-full-{n}"
+            try:
+                put(stub, widget(wid, content=gauge_content(label=long_label)))
+            except grpc.RpcError as err:
+                refused = (wid, err)
+                break
+            stored.append(wid)
+        assert refused is not None, "64 KiB of JetStream storage took 5,000 widgets"
+        assert stored, "not even one widget was stored"
+        wid, err = refused
+        assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, err
+        assert "NATS" in err.details()
+        with pytest.raises(grpc.RpcError) as missing:
+            stub.GetWidget(spb.GetWidgetRequest(id=wid), timeout=HANG_GUARD_S)
+        assert missing.value.code() == grpc.StatusCode.NOT_FOUND
+        assert stub.GetWidget(
+            spb.GetWidgetRequest(id=stored[-1]), timeout=HANG_GUARD_S).content.label == long_label
+
+        with httpx.Client(base_url=base_url(srv), timeout=HANG_GUARD_S) as http:
+            resp = http.put(f"/widgets/{wid}", json={
+                "content": {"template": "gauge", "value": 1, "min_value": 0, "max_value": 5,
+                            "label": long_label}})
+            assert resp.status_code == 507, resp.text
+    finally:
+        srv.stop()
+        small.kill()
