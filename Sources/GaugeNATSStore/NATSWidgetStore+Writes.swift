@@ -129,6 +129,7 @@ extension NATSWidgetStore {
         if awaitingReplica { replica.applied.wait(for: revision, timeoutMs: appliedWaitMs) }
         return change.renumbered(revision)
       }
+      lostCompareAndSets.add(1, ordering: .relaxed)
       guard attempt + 1 < Self.maxWriteAttempts else { break }
       Self.pauseBeforeRetry(attempt)
       current = try latest(key)

@@ -1,5 +1,6 @@
 import GaugeDomain
 import GaugeNATS
+import Synchronization
 
 /// The `WidgetStore` of a gauged that shares its widgets with other
 /// instances through a NATS JetStream key-value bucket. Reads, snapshots
@@ -16,6 +17,9 @@ public final class NATSWidgetStore: WidgetStore {
   /// How long a write waits for the watch to bring its change back, and a
   /// resume for a revision another instance gave out.
   let appliedWaitMs: Int64
+  /// Compare-and-sets lost to another writer (each followed by a re-read
+  /// and another try, or by `ABORTED`).
+  let lostCompareAndSets = Atomic<Int>(0)
 
   /// Starts watching the bucket from its first revision. Until the watch
   /// has caught up (`onLoaded`, which may run before this returns, on any
@@ -53,6 +57,14 @@ public final class NATSWidgetStore: WidgetStore {
 
   /// How many widgets there are and the revision reached, for metrics.
   public var census: (widgets: Int, lastRevision: UInt64) { replica.census }
+
+  /// Writes that lost a compare-and-set to another writer, for metrics.
+  public var conflictCount: Int { lostCompareAndSets.load(ordering: .relaxed) }
+
+  /// Whether the connection to NATS is up now, for metrics.
+  public var isConnected: Bool {
+    bucket.connectionState == .connected || bucket.connectionState == .reconnected
+  }
 
   /// Stops the watch; the bucket stays open for its owner to close.
   public func stop() {

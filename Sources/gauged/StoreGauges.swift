@@ -1,5 +1,6 @@
 import GaugeDomain
 import GaugeMetrics
+import GaugeNATSStore
 import GaugeStore
 
 /// gauged's own figures read at scrape time: widgets and the revision from
@@ -8,6 +9,8 @@ struct StoreGauges: Sendable {
   /// The store's widgets and last revision, in one short look.
   let census: @Sendable () -> (widgets: Int, lastRevision: UInt64)
   let persistence: SQLiteWidgetPersistence?
+  /// `--nats`'s store: its connection and lost compare-and-sets.
+  var shared: NATSWidgetStore? = nil
 
   func families() -> [MetricFamily] {
     let census = census()
@@ -19,6 +22,17 @@ struct StoreGauges: Sendable {
         name: "gauged_revision", help: "The last revision the store gave a change.",
         kind: .gauge, series: [MetricSeries(Double(census.lastRevision))]),
     ]
+    if let shared {
+      families += [
+        MetricFamily(
+          name: "gauged_nats_connected", help: "1 while the connection to NATS is up.",
+          kind: .gauge, series: [MetricSeries(shared.isConnected ? 1 : 0)]),
+        MetricFamily(
+          name: "gauged_nats_write_conflicts_total",
+          help: "Writes that lost a compare-and-set to another writer and read the widget again.",
+          kind: .counter, series: [MetricSeries(Double(shared.conflictCount))]),
+      ]
+    }
     guard let persistence else { return families }
     let statistics = persistence.statistics
     families += [

@@ -238,7 +238,9 @@ let serverMetrics =
   options.metrics || accessLog != nil || options.selfWidgets
   ? ServerMetrics(traits: EmbeddedMethodTraits.byPath, accessLog: accessLog) : nil
 let metricsFace = (options.metrics ? serverMetrics : nil).map {
-  MetricsFace(server: $0, gauges: StoreGauges(census: census, persistence: persistence).families)
+  MetricsFace(
+    server: $0,
+    gauges: StoreGauges(census: census, persistence: persistence, shared: sharedStore).families)
 }
 let web = WebRouter(
   rpc: WebRPCFace(

@@ -42,6 +42,7 @@ struct NATSWidgetStoreTests {
       let merged = try lagging.update(
         WidgetUpdate(id: "cpu", content: ContentPatch(label: "from the lagging one")))
 
+      #expect(lagging.conflictCount == 1)
       #expect(merged.revision > subtitled.revision)
       #expect(merged.content.label == "from the lagging one")
       #expect(merged.content.subtitle == "from the other")
@@ -204,6 +205,7 @@ struct ConflictRetryTests {
         #expect(message.contains("kept changing"))
       }
       #expect(attempts.count == NATSWidgetStore.maxWriteAttempts)
+      #expect(store.conflictCount == NATSWidgetStore.maxWriteAttempts)
       do throws(WidgetError) {
         _ = try store.write(id: "cpu", fromBucket: false) { (table, now) throws(WidgetError) in
           try table.setValue(50, id: "cpu", now: now)

@@ -187,6 +187,15 @@ class ClusterSubscription(Subscription):
         return super().next(timeout=timeout)
 
 
+def metric(srv: Server, name: str) -> float:
+    """The value of an unlabelled series in `srv`'s /metrics."""
+    text = httpx.get(f"{base_url(srv)}/metrics", timeout=HANG_GUARD_S).text
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    raise AssertionError(f"no {name} in /metrics")
+
+
 def sse_data(event) -> dict:
     return json.loads(event.data)
 
@@ -468,7 +477,10 @@ def test_writes_fail_while_nats_is_down_and_resume_after(nats, instances, stubs)
     sub = ClusterSubscription(stubs(second), ids=[wid])
     try:
         sub.until_synced()
+        assert metric(first, "gauged_nats_connected") == 1
+        assert metric(first, "gauged_nats_write_conflicts_total") == 0
         nats.stop()
+        eventually("gauged_nats_connected 0", lambda: metric(first, "gauged_nats_connected") == 0)
         with pytest.raises(grpc.RpcError) as refused:
             update(stubs(first), wid, content=wpb.Content(label="while down"))
         assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
@@ -488,6 +500,7 @@ def test_writes_fail_while_nats_is_down_and_resume_after(nats, instances, stubs)
         after = eventually("a write after NATS is back", written, timeout=RECOVERY_GUARD_S)
         seen = sub.until(lambda e: kind(e) == "upsert", timeout=RECOVERY_GUARD_S)[-1]
         assert (seen.revision, seen.upsert.content.label) == (after.revision, "back")
+        assert metric(first, "gauged_nats_connected") == 1
 
         def logged():
             lines = first.stderr_path.read_text().splitlines()
