@@ -1,6 +1,7 @@
 # gauged: set-up, build and test entry points. GNU make.
 #
 #   make run    install what is missing, build release, start the server
+#   make run-cluster   the same, three gauged on one NATS JetStream cluster
 #   make test   install what is missing, then every check CI runs
 #
 # Variables: BUILD_DIR (SwiftPM scratch path, default .build), LISTEN (default
@@ -44,10 +45,12 @@ E2E_REQUIREMENTS := Tests/e2e/requirements.txt
 SWIFT_BUILD := $(SWIFT) build --scratch-path $(BUILD_DIR)
 FORMAT_PATHS := Sources Tests Package.swift Examples
 
-.PHONY: help deps venv build release run host-metrics protos check-protos web-assets check-web-assets web-unit screenshots bench-dashboard format lint unit e2e sanitize fuzz fuzz-check test bench profile clean-venv
+.PHONY: help deps venv build release run run-cluster host-metrics protos check-protos web-assets check-web-assets web-unit screenshots bench-dashboard format lint unit e2e sanitize fuzz fuzz-check test bench profile clean-venv
 
 help:
 	@echo "make run           deps + release build, then start gauged on $(LISTEN) (ARGS=... for more flags)"
+	@echo "make run-cluster   deps + release build, then three nats-server nodes and three gauged on"
+	@echo "                   127.0.0.1:50051-50053 sharing one bucket (ARGS=... for more gauged flags)"
 	@echo "make test          deps + venv + check-protos + check-web-assets + lint + build + unit + web-unit + e2e"
 	@echo "                   + sanitize + fuzz-check (what CI runs)"
 	@echo "make deps          install missing Debian packages"
@@ -88,6 +91,11 @@ release:
 
 run: deps release
 	exec $(BUILD_DIR)/release/gauged --listen $(LISTEN) $(ARGS)
+
+# Three nats-server nodes (JetStream, routed on loopback, data in a temporary
+# directory) and three gauged on ports 50051-50053 on one bucket, replicas 3.
+run-cluster: deps release
+	GAUGED=$(BUILD_DIR)/release/gauged ARGS="$(ARGS)" exec scripts/run-cluster
 
 # The client library's example: this host's metrics as gauges, every second,
 # to --server (default $GAUGED_SERVER, then 127.0.0.1:50051).

@@ -184,6 +184,11 @@ let package = Package(
     // opening, writes with compare-and-set, reads, ordered watches. Knows
     // bytes and revisions, not widgets.
     .target(name: "GaugeNATS", dependencies: ["CNATS"], swiftSettings: strict),
+    // The WidgetStore of instances that share a NATS bucket: a replica fed
+    // by the bucket's watch, writes with compare-and-set.
+    .target(
+      name: "GaugeNATSStore", dependencies: ["GaugeDomain", "GaugeWire", "GaugeNATS"],
+      swiftSettings: strict),
     // gaugectl's commands, JSON, rendering and terminal handling.
     .target(
       name: "GaugeCtlKit",
@@ -202,7 +207,8 @@ let package = Package(
       name: "gauged",
       dependencies: [
         "GaugeService", "GRPCTransport", "GaugeIO", "GaugeDomain", "GRPCStandardServices",
-        "GaugeStore", "GaugeMetrics", "GaugeLog", "GaugeTLS", "GaugeAuth",
+        "GaugeStore", "GaugeMetrics", "GaugeLog", "GaugeTLS", "GaugeAuth", "GaugeNATS",
+        "GaugeNATSStore",
       ],
       swiftSettings: strict
     ),
@@ -232,6 +238,10 @@ let package = Package(
     .target(
       name: "GRPCTransportTesting", dependencies: ["GRPCTransport", "GRPCCore"],
       swiftSettings: strict),
+
+    // Real nats-server processes on free loopback ports for the NATS tests:
+    // single nodes and clusters, killed and their directories removed.
+    .target(name: "NATSTesting", dependencies: ["GaugeNATS"], swiftSettings: strict),
 
     // Fuzzing harnesses: inputs run as gRPC calls or raw HTTP/2 against
     // everything gauged serves, in memory, with rules checked after each.
@@ -281,7 +291,12 @@ let package = Package(
     .testTarget(
       name: "GaugeTLSTests", dependencies: ["GaugeTLS", "GRPCTransportTesting"],
       swiftSettings: strict),
-    .testTarget(name: "GaugeNATSTests", dependencies: ["GaugeNATS"], swiftSettings: strict),
+    .testTarget(
+      name: "GaugeNATSTests", dependencies: ["GaugeNATS", "NATSTesting"], swiftSettings: strict),
+    .testTarget(
+      name: "GaugeNATSStoreTests",
+      dependencies: ["GaugeNATSStore", "GaugeNATS", "GaugeDomain", "NATSTesting"],
+      swiftSettings: strict),
     .testTarget(name: "GRPCCoreTests", dependencies: ["GRPCCore"], swiftSettings: strict),
     .testTarget(name: "HTTP2Tests", dependencies: ["HTTP2", "CNGHTTP2"], swiftSettings: strict),
     .testTarget(

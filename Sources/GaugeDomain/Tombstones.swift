@@ -47,6 +47,10 @@ struct TombstoneLog: Sendable {
     latestByID[id] = nil
   }
 
+  mutating func raiseHorizon(to revision: UInt64) {
+    horizon = max(horizon, revision)
+  }
+
   /// Removals after `revision`, in revision order.
   func removals(after revision: UInt64) -> [Tombstone] {
     var low = head

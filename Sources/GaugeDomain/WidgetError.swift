@@ -27,6 +27,12 @@ public enum WidgetError: Error, Sendable, Equatable {
   /// The caller's token is limited to ids starting with `prefix`, and `id`
   /// (or a listing's prefix) lies outside. Nothing was read or applied.
   case outsideReach(id: String, prefix: String)
+  /// A write lost to concurrent writers of the same widget too many times
+  /// in a row (a shared store's compare-and-set); nothing was applied.
+  case aborted(String)
+  /// The store refused the write for want of space or a limit of its own
+  /// (a shared store's storage); nothing was applied.
+  case resourceExhausted(String)
 
   /// One line for `grpc-message`: `field: rule; field: rule`.
   public var message: String {
@@ -35,7 +41,7 @@ public enum WidgetError: Error, Sendable, Equatable {
       violations.map { "\($0.field): \($0.description)" }.joined(separator: "; ")
     case .notFound(let id):
       "widget \"\(id)\" not found"
-    case .unavailable(let reason):
+    case .unavailable(let reason), .aborted(let reason), .resourceExhausted(let reason):
       reason
     case .preconditionFailed(let id, let revision?):
       "widget \"\(id)\" has changed: its revision is now \(revision)"

@@ -281,6 +281,68 @@ public struct WidgetTable: Sendable {
     return .upserted(widget, created: existing == nil)
   }
 
+  // MARK: Replication
+
+  /// Applies a widget numbered by another store (a shared bucket's
+  /// sequence): it replaces whatever the table holds under its id, and
+  /// the counter moves to its revision. Nothing is validated or stamped:
+  /// the writer did both. The caller applies revisions in increasing order.
+  public mutating func replicate(_ widget: Widget) -> WidgetChange {
+    let existing = widgetsByID[widget.id]
+    widgetsByID[widget.id] = Entry(
+      widget: widget, slot: existing?.slot ?? takeSlot(),
+      staleCheckDueMs: existing?.staleCheckDueMs)
+    if widget.staleAfterMs != nil, let index = widgetsByID.index(forKey: widget.id) {
+      scheduleStaleCheck(at: index)
+    }
+    if existing == nil {
+      orderedIDs.insert(widget.id)
+      tombstoneLog.forget(id: widget.id)
+    }
+    lastRevision = max(lastRevision, widget.revision)
+    // Another instance's value-only write arrives whole: told apart here,
+    // so that subscribers who asked for value deltas get one on every
+    // instance alike.
+    if let existing,
+      ValueChange(
+        id: widget.id, value: widget.content.mainValue, revision: widget.revision,
+        updatedAtMs: widget.updatedAtMs
+      ).applied(to: existing.widget) == widget
+    {
+      return .valueSet(widget)
+    }
+    return .upserted(widget, created: existing == nil)
+  }
+
+  /// Applies a removal numbered by another store. The tombstone is kept
+  /// even when the id is unknown here (a bucket keeps only a key's delete
+  /// marker once its value is gone), so resumes from before it learn of
+  /// it; the change is returned only when a widget was removed.
+  public mutating func replicateRemoval(id: String, revision: UInt64, now: Int64)
+    -> WidgetChange?
+  {
+    let removed = widgetsByID.removeValue(forKey: id)
+    if let removed {
+      freeSlots.append(removed.slot)
+      orderedIDs.remove(id)
+    }
+    tombstoneLog.record(Tombstone(id: id, revision: revision, removedAtMs: now))
+    lastRevision = max(lastRevision, revision)
+    return removed == nil ? nil : .removed(id: id, revision: revision)
+  }
+
+  /// Moves the counter past a revision that changed no widget here (a
+  /// shared store's entry that is not a widget).
+  public mutating func skip(to revision: UInt64) {
+    lastRevision = max(lastRevision, revision)
+  }
+
+  /// Resumes from below `revision` get `.unknown` from now on: a shared
+  /// store no longer holds the history before it.
+  public mutating func raiseHorizon(to revision: UInt64) {
+    tombstoneLog.raiseHorizon(to: revision)
+  }
+
   // MARK: Staleness
 
   /// The earliest time a widget may go stale; nil when none is watched.
@@ -324,6 +386,36 @@ public struct WidgetTable: Sendable {
       changes.append(.upserted(widgetsByID.values[index].widget, created: false))
     }
     return changes
+  }
+
+  /// The widgets whose deadline has passed at `now` (at most `limit` due
+  /// entries looked at), left unchanged: a shared store marks them through
+  /// its bucket, and its replica learns of the mark like any other change.
+  /// Their entries are taken; `recheckStale(id:)` gives one back when the
+  /// mark could not be written.
+  public mutating func takeDueStaleWidgets(now: Int64, limit: Int) -> [Widget] {
+    var due: [Widget] = []
+    var looked = 0
+    while looked < limit, let entry = staleDeadlines.popDue(atOrBefore: now) {
+      looked += 1
+      guard let index = widgetsByID.index(forKey: entry.id),
+        widgetsByID.values[index].staleCheckDueMs == entry.dueMs
+      else { continue }
+      widgetsByID.values[index].staleCheckDueMs = nil
+      guard let deadline = widgetsByID.values[index].widget.staleDeadlineMs else { continue }
+      if deadline > now {
+        scheduleStaleCheck(at: index)
+        continue
+      }
+      due.append(widgetsByID.values[index].widget)
+    }
+    return due
+  }
+
+  /// Checks the widget's deadline again (a mark that failed to be written).
+  public mutating func recheckStale(id: String) {
+    guard let index = widgetsByID.index(forKey: id) else { return }
+    scheduleStaleCheck(at: index)
   }
 
   /// Gives the widget at `index` a heap entry at its deadline, unless the

@@ -26,4 +26,19 @@ public struct StopSignals: Sendable {
     sigwait(&signals, &received)
     return received
   }
+
+  /// Waits for one of the signals for at most `timeout`: its number, or
+  /// nil when none came. Lets start-up back-offs end on a stop signal.
+  public func wait(atMost timeout: Duration) -> Int32? {
+    var signals = self.signals
+    let (seconds, attoseconds) = timeout.components
+    var interval = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+    while true {
+      let received = sigtimedwait(&signals, nil, &interval)
+      if received >= 0 { return received }
+      // EINTR: another signal's handler ran; the wait is short, so it
+      // starts over rather than tracking what is left.
+      if errno != EINTR { return nil }
+    }
+  }
 }

@@ -35,6 +35,10 @@ extension WidgetError {
       return GRPCStatus(.failedPrecondition, message)
     case .alreadyExists:
       return GRPCStatus(.alreadyExists, message)
+    case .aborted:
+      return GRPCStatus(.aborted, message)
+    case .resourceExhausted:
+      return GRPCStatus(.resourceExhausted, message)
     case .readOnly, .outsideReach:
       // The caller may never write these ids (the server's own, or outside
       // its token's prefix), whatever state they are in: permission, not a

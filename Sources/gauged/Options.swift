@@ -2,6 +2,7 @@ import GRPCTransport
 import GaugeDomain
 import GaugeIO
 import GaugeLog
+import GaugeNATS
 import GaugeService
 import GaugeStore
 
@@ -46,6 +47,9 @@ struct Options {
   var allowUnauthenticated = false
   /// Requests per second per token: writes (with their burst) and reads.
   var rateLimits = RateLimiter.Limits.standard
+  /// `--nats` and its companions: the widgets live in a NATS JetStream
+  /// bucket shared with other instances; nil keeps them in SQLite or memory.
+  var nats: NATSOptions?
 
   static let defaultListen = "127.0.0.1:50051"
 
@@ -141,11 +145,24 @@ struct Options {
       --access-log-sample FRACTION
                                  Log only this share of them, above 0 and at most 1
                                  (default 1), for high rates.
-      --tokens-file FILE         With --memory: the bearer tokens accepted, one per
-                                 line as NAME SCOPE[:PREFIX] SHA256-HEX (SCOPE read,
-                                 write or admin; PREFIX limits the token to widget
-                                 ids starting with it). With --data-dir, tokens
-                                 live in the data directory (gauged token create).
+      --nats URL[,URL...]        Keep widgets in a NATS JetStream key-value bucket
+                                 shared by every gauged given the same bucket: each
+                                 serves the same widgets, with the same revisions.
+                                 The servers are tried in order. Not with --data-dir
+                                 or --memory; tokens come from --tokens-file, and
+                                 --self-widgets is off.
+      --nats-bucket NAME         The bucket (default gauged), created when missing;
+                                 one that exists is used with its own settings.
+      --nats-replicas N          Servers holding each widget when the bucket is
+                                 created: 1, 3 or 5 (default 1).
+      --nats-creds FILE          A NATS .creds file (user JWT and NKey seed).
+      --nats-tls-ca FILE         Connect to NATS over TLS, trusting this PEM CA.
+      --tokens-file FILE         With --memory or --nats: the bearer tokens
+                                 accepted, one per line as NAME SCOPE[:PREFIX]
+                                 SHA256-HEX (SCOPE read, write or admin; PREFIX
+                                 limits the token to widget ids starting with it).
+                                 With --data-dir, tokens live in the data
+                                 directory (gauged token create).
       --rate-limit-writes N/s    Writes per second each token may make: calls, REST
                                  writes, PublishValues values (default 1000/s, or
                                  off). Over it: RESOURCE_EXHAUSTED with RetryInfo,
@@ -230,6 +247,13 @@ struct Options {
     var rateReads: Double? = RateLimiter.Limits.standard.reads?.perSecond
     var rateBurst: Double? = nil
     var maxSubscriptions = RateLimiter.Limits.standard.subscriptions
+    var natsServers: String?
+    var natsBucket = "gauged"
+    var natsReplicas = 1
+    var natsCredentials: String?
+    var natsTLSCA: String?
+    var natsFlags: [String] = []
+    var selfWidgetsGiven = false
     while let argument = rest.popFirst() {
       var flag = argument
       defer { previousFlag = flag }
@@ -368,6 +392,7 @@ struct Options {
       case "--self-widgets":
         guard text == "on" || text == "off" else { return invalid("on or off") }
         options.selfWidgets = text == "on"
+        selfWidgetsGiven = true
       case "--rate-limit-writes", "--rate-limit-reads":
         let rate: Double?
         if text == "off" {
@@ -395,6 +420,29 @@ struct Options {
       case "--tokens-file":
         guard !text.isEmpty else { return .exit(code: 2, message: "gauged: \(flag) needs a value") }
         options.tokensFile = text
+      case "--nats":
+        guard !NATSConnectionOptions(serverList: text).servers.isEmpty else {
+          return invalid("a NATS URL, or several separated by commas")
+        }
+        natsServers = text
+      case "--nats-bucket":
+        guard NATSOptions.isValidBucketName(text) else {
+          return invalid("a bucket name (letters, digits, - and _)")
+        }
+        natsBucket = text
+        natsFlags.append(flag)
+      case "--nats-replicas":
+        guard let number, [1, 3, 5].contains(number) else { return invalid("1, 3 or 5") }
+        natsReplicas = number
+        natsFlags.append(flag)
+      case "--nats-creds":
+        guard !text.isEmpty else { return .exit(code: 2, message: "gauged: \(flag) needs a value") }
+        natsCredentials = text
+        natsFlags.append(flag)
+      case "--nats-tls-ca":
+        guard !text.isEmpty else { return .exit(code: 2, message: "gauged: \(flag) needs a value") }
+        natsTLSCA = text
+        natsFlags.append(flag)
       case "--metrics-listen":
         do {
           options.metricsListen = try SocketAddress(parsing: text)
@@ -440,11 +488,42 @@ struct Options {
       writes: rateWrites.map { TokenBucket.Rate(perSecond: $0, burst: writeBurst) },
       reads: rateReads.map { TokenBucket.Rate(perSecond: $0, burst: max(2 * $0, writeBurst)) },
       subscriptions: maxSubscriptions)
-    if !options.memoryOnly, options.tokensFile != nil {
+    if let natsServers {
+      if let flag = diskFlags.first {
+        return .exit(
+          code: 2,
+          message: "gauged: --nats and \(flag) are exclusive: with --nats the widgets live in"
+            + " the NATS bucket, not in a data directory")
+      }
+      if options.memoryOnly {
+        return .exit(
+          code: 2,
+          message: "gauged: --nats and --memory are exclusive: with --nats the widgets live in"
+            + " the NATS bucket")
+      }
+      // Every instance would write the same gauged- widgets of its own.
+      if selfWidgetsGiven, options.selfWidgets {
+        return .exit(
+          code: 2,
+          message: "gauged: --self-widgets on is not available with --nats: every instance"
+            + " would overwrite the others' gauged- widgets")
+      }
+      options.selfWidgets = false
+      var connection = NATSConnectionOptions(serverList: natsServers)
+      connection.credentialsFile = natsCredentials
+      connection.tlsCAFile = natsTLSCA
+      options.nats = NATSOptions(
+        connection: connection,
+        bucket: KVBucketSettings(name: natsBucket, replicas: natsReplicas))
+    } else if let flag = natsFlags.first {
+      return .exit(code: 2, message: "gauged: \(flag) needs --nats")
+    }
+    if !options.memoryOnly, options.nats == nil, options.tokensFile != nil {
       return .exit(
         code: 2,
-        message: "gauged: --tokens-file is for --memory servers; with --data-dir, tokens live"
-          + " in the data directory (gauged token create NAME --scope SCOPE --data-dir DIR)")
+        message: "gauged: --tokens-file is for --memory and --nats servers; with --data-dir,"
+          + " tokens live in the data directory (gauged token create NAME --scope SCOPE --data-dir DIR)"
+      )
     }
     if options.memoryOnly, let flag = diskFlags.first {
       return .exit(code: 2, message: "gauged: \(flag) has no effect with --memory")
@@ -481,7 +560,8 @@ struct Options {
     "--cors-origin", "--metrics", "--metrics-listen", "--self-widgets", "--log-format",
     "--log-level", "--access-log-sample", "--tls-cert", "--tls-key", "--tls-client-ca",
     "--tokens-file", "--rate-limit-writes", "--rate-limit-reads", "--rate-burst",
-    "--max-subscriptions",
+    "--max-subscriptions", "--nats", "--nats-bucket", "--nats-replicas", "--nats-creds",
+    "--nats-tls-ca",
   ]
 }
 

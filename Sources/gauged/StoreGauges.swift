@@ -1,15 +1,19 @@
 import GaugeDomain
 import GaugeMetrics
+import GaugeNATSStore
 import GaugeStore
 
 /// gauged's own figures read at scrape time: widgets and the revision from
 /// the store, and the writer's queue and failures when there is a disk.
 struct StoreGauges: Sendable {
-  let store: InMemoryWidgetStore
+  /// The store's widgets and last revision, in one short look.
+  let census: @Sendable () -> (widgets: Int, lastRevision: UInt64)
   let persistence: SQLiteWidgetPersistence?
+  /// `--nats`'s store: its connection and lost compare-and-sets.
+  var shared: NATSWidgetStore? = nil
 
   func families() -> [MetricFamily] {
-    let census = store.census
+    let census = census()
     var families = [
       MetricFamily(
         name: "gauged_widgets", help: "Widgets in the store.", kind: .gauge,
@@ -18,6 +22,17 @@ struct StoreGauges: Sendable {
         name: "gauged_revision", help: "The last revision the store gave a change.",
         kind: .gauge, series: [MetricSeries(Double(census.lastRevision))]),
     ]
+    if let shared {
+      families += [
+        MetricFamily(
+          name: "gauged_nats_connected", help: "1 while the connection to NATS is up.",
+          kind: .gauge, series: [MetricSeries(shared.isConnected ? 1 : 0)]),
+        MetricFamily(
+          name: "gauged_nats_write_conflicts_total",
+          help: "Writes that lost a compare-and-set to another writer and read the widget again.",
+          kind: .counter, series: [MetricSeries(Double(shared.conflictCount))]),
+      ]
+    }
     guard let persistence else { return families }
     let statistics = persistence.statistics
     families += [

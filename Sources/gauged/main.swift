@@ -4,6 +4,8 @@ import GaugeAuth
 import GaugeDomain
 import GaugeIO
 import GaugeLog
+import GaugeNATS
+import GaugeNATSStore
 import GaugeService
 import GaugeStore
 import GaugeTLS
@@ -53,7 +55,25 @@ configuration.log = log
 let persistence: SQLiteWidgetPersistence?
 let table: WidgetTable
 let storeDescription: String
-if options.memoryOnly {
+/// `--nats`: the bucket the widgets live in; the store is made below.
+let bucket: NATSKeyValueBucket?
+if let nats = options.nats {
+  switch SharedBucketOpening.open(nats, log: log, stopSignals: stopSignals) {
+  case .opened(let opened):
+    bucket = opened
+  case .failed(let error):
+    log.error("nats_failed", "gauged: \(error)", [LogField("error", error.description)])
+    exit(1)
+  case .stopped(let signal):
+    log.info("stop", "gauged: signal \(signal) while waiting for NATS; stopped")
+    exit(0)
+  }
+  persistence = nil
+  // The replica starts empty; the bucket's watch fills it.
+  table = WidgetTable()
+  storeDescription = SharedBucketOpening.describe(bucket!, servers: nats.connection.servers)
+} else if options.memoryOnly {
+  bucket = nil
   // Nothing is remembered, so a resume point from an earlier life must get
   // a reset rather than an answer about different widgets.
   let start = UInt64(WallClock.unixMicroseconds())
@@ -83,6 +103,7 @@ if options.memoryOnly {
     log.error("store_failed", "gauged: \(error)", [LogField("directory", options.dataDirectory)])
     exit(1)
   }
+  bucket = nil
 }
 // The bearer tokens: the data directory's, or --tokens-file's for --memory.
 let tokens: [AccessToken]
@@ -106,7 +127,8 @@ if tokens.isEmpty, !options.allowUnauthenticated, let exposed = reachable.first 
   LineConsole.error(
     "gauged: no tokens are configured, and \(exposed) can be reached from other machines;"
       + " create one (gauged token create NAME --scope admin --data-dir DIR, or --tokens-file"
-      + " with --memory), or pass --allow-unauthenticated to serve it without authentication")
+      + " with --memory or --nats), or pass --allow-unauthenticated to serve it without authentication"
+  )
   _ = try? persistence?.close()
   exit(2)
 }
@@ -126,12 +148,54 @@ let accessDescription =
     + " (health and the pages are open)"
 
 let hub = ChangeHub()
-let store = InMemoryWidgetStore(
-  table: table, persistence: persistence, tombstoneRetentionMs: options.tombstoneRetentionMs,
-  observer: hub.publish, batchObserver: hub.publish(batch:))
-// Widgets whose stale_after_ms ran out while gauged was down are stale
-// before anyone reads them.
-store.markStaleWidgets()
+/// Health says NOT_SERVING until a shared store's replica has loaded.
+let readiness = ReplicaReadiness()
+/// The store of this instance alone (SQLite or memory), or nil with --nats.
+let localStore: InMemoryWidgetStore?
+let sharedStore: NATSWidgetStore?
+if let bucket {
+  do {
+    // The watch is the only path by which changes reach the hub, this
+    // instance's own included, so every instance shows the same order.
+    sharedStore = try NATSWidgetStore(
+      bucket: bucket, tombstoneRetentionMs: options.tombstoneRetentionMs,
+      observer: hub.publish, onLoaded: readiness.markLoaded)
+  } catch {
+    log.error("nats_failed", "gauged: \(error)", [LogField("error", error.description)])
+    exit(1)
+  }
+  localStore = nil
+  // Operators learn of a lost NATS from the log; writes fail meanwhile.
+  let servers = options.nats!.connection.servers.joined(separator: ",")
+  bucket.observeConnection { state in
+    switch state {
+    case .disconnected:
+      log.warn(
+        "nats_disconnected",
+        "gauged: lost the connection to NATS (\(servers)); writes fail until it is back",
+        [LogField("servers", servers)])
+    case .reconnected:
+      log.info(
+        "nats_reconnected", "gauged: connected to NATS again", [LogField("servers", servers)])
+    case .connected, .closed:
+      break
+    }
+  }
+} else {
+  let memory = InMemoryWidgetStore(
+    table: table, persistence: persistence, tombstoneRetentionMs: options.tombstoneRetentionMs,
+    observer: hub.publish, batchObserver: hub.publish(batch:))
+  // Widgets whose stale_after_ms ran out while gauged was down are stale
+  // before anyone reads them.
+  memory.markStaleWidgets()
+  localStore = memory
+  sharedStore = nil
+  readiness.markLoaded()
+}
+let store: any WidgetStore = localStore ?? sharedStore!
+let census: @Sendable () -> (widgets: Int, lastRevision: UInt64) = {
+  localStore?.census ?? sharedStore!.census
+}
 // With --self-widgets, clients read gauged's own gauges and cannot write
 // them: the faces get the store behind a guard of the prefix.
 let clientStore: any WidgetStore =
@@ -156,6 +220,11 @@ let reflection = ReflectionService.allVersions(
 let health = HealthService(
   services: [widgets.serviceName, tokenService.serviceName, HealthService.name]
     + reflection.map(\.serviceName))
+// The server and the widgets are not served before the widgets are there.
+for service in ["", widgets.serviceName] { health.setStatus(.notServing, for: service) }
+readiness.whenLoaded {
+  for service in ["", widgets.serviceName] { health.setStatus(.serving, for: service) }
+}
 // Everything that is not a gRPC call: gRPC-Web and Connect calls to the
 // same services, REST, live events, the index page.
 // Every service behind the gate: while there are no tokens it lets calls
@@ -179,7 +248,9 @@ let serverMetrics =
   options.metrics || accessLog != nil || options.selfWidgets
   ? ServerMetrics(traits: EmbeddedMethodTraits.byPath, accessLog: accessLog) : nil
 let metricsFace = (options.metrics ? serverMetrics : nil).map {
-  MetricsFace(server: $0, gauges: StoreGauges(store: store, persistence: persistence).families)
+  MetricsFace(
+    server: $0,
+    gauges: StoreGauges(census: census, persistence: persistence, shared: sharedStore).families)
 }
 let web = WebRouter(
   rpc: WebRPCFace(
@@ -201,6 +272,8 @@ let httpFaces: any HTTPResponder =
 func closeStore() -> Bool {
   tokenUses?.finish()
   tokenPersistence?.close()
+  sharedStore?.stop()
+  bucket?.close()
   do {
     try persistence?.close()
     return true
@@ -261,10 +334,14 @@ server.start()
 metricsServer?.start()
 // One timer for every widget with stale_after_ms: while no deadline is due,
 // each tick only looks at the earliest one.
-server.repeatEvery(staleCheckInterval) { store.markStaleWidgets() }
+if let localStore {
+  server.repeatEvery(staleCheckInterval) { localStore.markStaleWidgets() }
+} else if let sharedStore {
+  server.repeatEvery(staleCheckInterval) { sharedStore.markStaleWidgets() }
+}
 if options.selfWidgets, let serverMetrics {
   let selfWidgets = SelfWidgets(
-    store: store, metrics: serverMetrics, revision: { store.census.lastRevision },
+    store: store, metrics: serverMetrics, revision: { census().lastRevision },
     storeQueueDepth: { persistence?.queueDepth ?? 0 })
   server.repeatEvery(.seconds(1)) { selfWidgets.refresh() }
 }
@@ -289,9 +366,11 @@ log.info(
     LogField("version", version),
     LogField("listeners", server.localAddresses.map(\.description).joined(separator: " ")),
     LogField("metrics_listener", metricsServer.map { $0.localAddress.description } ?? ""),
-    LogField("store", persistence?.databasePath ?? "memory"),
+    LogField(
+      "store",
+      persistence?.databasePath ?? options.nats.map { "nats:\($0.bucket.name)" } ?? "memory"),
     LogField("durability", persistence == nil ? "none" : options.durability.rawValue),
-    LogField("widgets", table.count), LogField("threads", threads),
+    LogField("widgets", census().widgets), LogField("threads", threads),
     LogField("metrics", options.metrics), LogField("access_log", accessLog != nil),
     LogField("self_widgets", options.selfWidgets),
     LogField(

@@ -1,4 +1,5 @@
 import GaugeNATS
+import NATSTesting
 import Testing
 
 /// Opening, writes, compare-and-set and reads against one real nats-server.

@@ -1,4 +1,5 @@
 import GaugeNATS
+import NATSTesting
 import Testing
 
 /// A bucket with three replicas on a three-node cluster, through node

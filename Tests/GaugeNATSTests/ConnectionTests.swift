@@ -1,4 +1,5 @@
 import GaugeNATS
+import NATSTesting
 import Synchronization
 import Testing
 

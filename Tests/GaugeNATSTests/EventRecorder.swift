@@ -1,4 +1,5 @@
 import GaugeNATS
+import NATSTesting
 import Synchronization
 
 /// Events a callback watch delivered, read from the test's task.

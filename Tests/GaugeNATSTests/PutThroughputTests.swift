@@ -1,5 +1,6 @@
 import Foundation
 import GaugeNATS
+import NATSTesting
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import GaugeNATS
+import NATSTesting
 import Testing
 
 /// The connection to a nats-server that requires TLS, trusting a CA file

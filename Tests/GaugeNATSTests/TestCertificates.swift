@@ -1,4 +1,5 @@
 import Foundation
+import NATSTesting
 
 /// A CA and a server certificate for 127.0.0.1 signed by it, made with the
 /// openssl command in `directory`.

@@ -1,4 +1,5 @@
 import GaugeNATS
+import NATSTesting
 import Testing
 
 /// Watches of all keys: from a revision, updates only, and when continuity

@@ -49,3 +49,15 @@ import Testing
     )
   }
 }
+
+/// A shared store's refusals: lost too often to other writers, or full.
+@Suite struct SharedStoreRefusalTests {
+  @Test func abortedAndResourceExhaustedKeepTheirMessage() {
+    let aborted = WidgetError.aborted("widget \"cpu\" kept changing").grpcStatus
+    #expect(aborted.code == .aborted)
+    #expect(aborted.message == "widget \"cpu\" kept changing")
+    let full = WidgetError.resourceExhausted("not applied: NATS put failed").grpcStatus
+    #expect(full.code == .resourceExhausted)
+    #expect(full.message == "not applied: NATS put failed")
+  }
+}

@@ -96,6 +96,7 @@ public enum HTTPStatusText {
     case 501: "Not Implemented"
     case 503: "Service Unavailable"
     case 505: "HTTP Version Not Supported"
+    case 507: "Insufficient Storage"
     default: "Status \(status)"
     }
   }

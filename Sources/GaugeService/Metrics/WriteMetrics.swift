@@ -36,6 +36,8 @@ final class WriteMetrics: LoopMetricsPart {
     case .alreadyExists: ["already_exists"]
     case .readOnly: ["read_only"]
     case .outsideReach: ["outside_reach"]
+    case .aborted: ["aborted"]
+    case .resourceExhausted: ["resource_exhausted"]
     }
   }
 

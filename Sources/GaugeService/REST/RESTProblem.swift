@@ -48,8 +48,11 @@ struct RESTProblem: Error {
       self.init(503, error.message)
     case .preconditionFailed:
       self.init(412, error.message)
-    case .alreadyExists:
+    case .alreadyExists, .aborted:
       self.init(409, error.message)
+    case .resourceExhausted:
+      // The store is full, not the caller over a rate: no Retry-After.
+      self.init(507, error.message)
     case .readOnly, .outsideReach:
       self.init(403, error.message)
     }

@@ -6,18 +6,18 @@ import Glibc
 /// on a free loopback port, with more flags for a cluster node or TLS. SIGKILL,
 /// SIGTERM and restart with the same ports and store; killed when the test
 /// drops it.
-final class NATSServerProcess: @unchecked Sendable {
-  let name: String
-  let port: UInt16
-  let storeDirectory: String
+public final class NATSServerProcess: @unchecked Sendable {
+  public let name: String
+  public let port: UInt16
+  public let storeDirectory: String
   private let arguments: [String]
   private let logFile: String
   // Only the test's own task touches it (the class is Sendable for fixtures).
   private var process: Process?
 
-  var url: String { "nats://127.0.0.1:\(port)" }
+  public var url: String { "nats://127.0.0.1:\(port)" }
 
-  init(name: String, directory: String, arguments: [String] = []) throws {
+  public init(name: String, directory: String, arguments: [String] = []) throws {
     self.name = name
     self.port = try freeLoopbackPort()
     self.storeDirectory = directory + "/" + name
@@ -33,7 +33,7 @@ final class NATSServerProcess: @unchecked Sendable {
 
   /// `nats-server` from `$NATS_SERVER_BIN`, else the PATH (Debian puts it
   /// in /usr/sbin, which a user's PATH may lack).
-  static var binary: String {
+  public static var binary: String {
     let environment = ProcessInfo.processInfo.environment
     if let path = environment["NATS_SERVER_BIN"] { return path }
     let directories =
@@ -46,7 +46,7 @@ final class NATSServerProcess: @unchecked Sendable {
   }
 
   /// Starts the server and waits until it accepts connections.
-  func start() throws {
+  public func start() throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.binary)
     process.arguments =
@@ -65,7 +65,7 @@ final class NATSServerProcess: @unchecked Sendable {
   }
 
   /// SIGKILL: the node is gone at once, as in a crash.
-  func kill() {
+  public func kill() {
     guard let process, process.isRunning else { return }
     Glibc.kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
@@ -73,7 +73,7 @@ final class NATSServerProcess: @unchecked Sendable {
   }
 
   /// SIGTERM, then waits for the server to exit.
-  func stop() {
+  public func stop() {
     guard let process, process.isRunning else { return }
     process.terminate()
     process.waitUntilExit()
@@ -92,14 +92,14 @@ final class NATSServerProcess: @unchecked Sendable {
   }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
+public struct TestFailure: Error, CustomStringConvertible {
+  public let description: String
+  public init(_ description: String) { self.description = description }
 }
 
 /// Runs `body` with a fresh directory under /tmp, removed afterwards
 /// whatever `body` does.
-func withTemporaryDirectory<Result>(
+public func withTemporaryDirectory<Result>(
   _ body: (String) async throws -> Result
 ) async throws -> Result {
   let path = NSTemporaryDirectory() + "gauged-nats-test-\(UUID().uuidString)"
@@ -108,7 +108,7 @@ func withTemporaryDirectory<Result>(
   return try await body(path)
 }
 
-func acceptsConnections(port: UInt16) -> Bool {
+public func acceptsConnections(port: UInt16) -> Bool {
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)
   address.sin_port = port.bigEndian
@@ -123,7 +123,7 @@ func acceptsConnections(port: UInt16) -> Bool {
 }
 
 /// A port nothing listens on now: bound to 0, read back, released.
-func freeLoopbackPort() throws -> UInt16 {
+public func freeLoopbackPort() throws -> UInt16 {
   let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   defer { close(fd) }
   var address = sockaddr_in()

@@ -3,7 +3,7 @@ import GaugeNATS
 
 /// One nats-server in a temporary directory, killed and removed after
 /// `body` whatever it does.
-func withNATSServer<Result>(
+public func withNATSServer<Result>(
   _ body: (NATSServerProcess) async throws -> Result
 ) async throws -> Result {
   try await withTemporaryDirectory { directory in
@@ -15,7 +15,7 @@ func withNATSServer<Result>(
 }
 
 /// Three nats-server nodes routed to each other as one JetStream cluster.
-func withNATSCluster<Result>(
+public func withNATSCluster<Result>(
   _ body: ([NATSServerProcess]) async throws -> Result
 ) async throws -> Result {
   try await withTemporaryDirectory { directory in
@@ -37,7 +37,7 @@ func withNATSCluster<Result>(
 
 /// Opens the bucket, retrying while JetStream is still getting ready (a
 /// new cluster elects its leaders first) for up to 30 seconds.
-func openBucket(
+public func openBucket(
   _ servers: [String], _ settings: KVBucketSettings, requestTimeoutMs: Int64 = 2_000
 ) async throws -> NATSKeyValueBucket {
   let options = NATSConnectionOptions(servers: servers, requestTimeoutMs: requestTimeoutMs)
@@ -48,7 +48,7 @@ func openBucket(
 
 /// Calls `attempt` until it returns without throwing, for up to `seconds`
 /// (a hang guard, not a timing assertion); then fails with the last error.
-func eventually<Result>(
+public func eventually<Result>(
   _ what: String, seconds: Double = 30, _ attempt: () throws -> Result
 ) async throws -> Result {
   let deadline = ContinuousClock.now + .seconds(seconds)
@@ -65,7 +65,7 @@ func eventually<Result>(
 }
 
 /// Waits until `condition` holds, for up to 30 seconds.
-func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+public func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
   let deadline = ContinuousClock.now + .seconds(30)
   while !condition() {
     guard ContinuousClock.now < deadline else { throw TestFailure("no \(what) within 30 s") }
@@ -74,4 +74,4 @@ func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
 }
 
 /// The bytes of `text`.
-func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+public func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
