@@ -365,17 +365,7 @@ public struct WidgetTable: Sendable {
   public mutating func markStale(now: Int64, limit: Int = .max) -> [WidgetChange] {
     var changes: [WidgetChange] = []
     var looked = 0
-    while looked < limit, let due = staleDeadlines.popDue(atOrBefore: now) {
-      looked += 1
-      guard let index = widgetsByID.index(forKey: due.id),
-        widgetsByID.values[index].staleCheckDueMs == due.dueMs
-      else { continue }
-      widgetsByID.values[index].staleCheckDueMs = nil
-      guard let deadline = widgetsByID.values[index].widget.staleDeadlineMs else { continue }
-      if deadline > now {
-        scheduleStaleCheck(at: index)
-        continue
-      }
+    while let index = nextDueStaleWidget(now: now, looked: &looked, limit: limit) {
       guard let revision = try? nextRevision() else {
         scheduleStaleCheck(at: index)
         break
@@ -396,10 +386,23 @@ public struct WidgetTable: Sendable {
   public mutating func takeDueStaleWidgets(now: Int64, limit: Int) -> [Widget] {
     var due: [Widget] = []
     var looked = 0
-    while looked < limit, let entry = staleDeadlines.popDue(atOrBefore: now) {
+    while let index = nextDueStaleWidget(now: now, looked: &looked, limit: limit) {
+      due.append(widgetsByID.values[index].widget)
+    }
+    return due
+  }
+
+  /// The next widget whose deadline has passed at `now`, its heap entry
+  /// taken; nil once none is due or `limit` entries were looked at
+  /// (`looked` counts them). Superseded entries are dropped, and a widget
+  /// whose deadline moved on is given its new one.
+  private mutating func nextDueStaleWidget(now: Int64, looked: inout Int, limit: Int)
+    -> [String: Entry].Index?
+  {
+    while looked < limit, let due = staleDeadlines.popDue(atOrBefore: now) {
       looked += 1
-      guard let index = widgetsByID.index(forKey: entry.id),
-        widgetsByID.values[index].staleCheckDueMs == entry.dueMs
+      guard let index = widgetsByID.index(forKey: due.id),
+        widgetsByID.values[index].staleCheckDueMs == due.dueMs
       else { continue }
       widgetsByID.values[index].staleCheckDueMs = nil
       guard let deadline = widgetsByID.values[index].widget.staleDeadlineMs else { continue }
@@ -407,9 +410,9 @@ public struct WidgetTable: Sendable {
         scheduleStaleCheck(at: index)
         continue
       }
-      due.append(widgetsByID.values[index].widget)
+      return index
     }
-    return due
+    return nil
   }
 
   /// Checks the widget's deadline again (a mark that failed to be written).
