@@ -25,10 +25,10 @@ enum ColorRule {
 }
 
 extension Violations {
-  mutating func checkColor(_ color: String?, at field: String) {
+  mutating func checkColor(_ color: String?, at field: @autoclosure () -> String) {
     guard let color, !ColorRule.isValid(color) else { return }
     let names = ColorRule.names.joined(separator: ", ")
-    add(field, "\(quoted(color)) is not a colour: use \(names), or hex RRGGBB / RRGGBBAA")
+    add(field(), "\(quoted(color)) is not a colour: use \(names), or hex RRGGBB / RRGGBBAA")
   }
 }
 

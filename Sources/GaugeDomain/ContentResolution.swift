@@ -13,26 +13,28 @@ extension Content {
 }
 
 extension Violations {
-  mutating func resolveContent(_ draft: ContentPatch?, at path: String) -> Content? {
+  mutating func resolveContent(_ draft: ContentPatch?, at path: @autoclosure () -> String)
+    -> Content?
+  {
     guard let draft else {
-      add(path, "is required")
+      add(path(), "is required")
       return nil
     }
     let before = all.count
     var template: Template?
     if let templateDraft = draft.template {
-      template = resolveTemplate(templateDraft, at: path)
+      template = resolveTemplate(templateDraft, at: path())
     } else {
-      add(path, "a template (gauge, progress or value) is required")
+      add(path(), "a template (gauge, progress or value) is required")
     }
-    checkText(draft.label, maxLength: Limit.label, at: path + ".label")
-    checkText(draft.subtitle, maxLength: Limit.subtitle, at: path + ".subtitle")
-    checkIcon(draft.icon, at: path + ".icon")
-    checkText(draft.unit, maxLength: Limit.unit, at: path + ".unit")
-    let trend = resolveEnum(Trend.self, draft.trend, default: .unspecified, at: path + ".trend")
-    checkColor(draft.accentColor, at: path + ".accent_color")
-    checkColor(draft.backgroundColor, at: path + ".background_color")
-    checkColor(draft.textColor, at: path + ".text_color")
+    checkText(draft.label, maxLength: Limit.label, at: path() + ".label")
+    checkText(draft.subtitle, maxLength: Limit.subtitle, at: path() + ".subtitle")
+    checkIcon(draft.icon, at: path() + ".icon")
+    checkText(draft.unit, maxLength: Limit.unit, at: path() + ".unit")
+    let trend = resolveEnum(Trend.self, draft.trend, default: .unspecified, at: path() + ".trend")
+    checkColor(draft.accentColor, at: path() + ".accent_color")
+    checkColor(draft.backgroundColor, at: path() + ".background_color")
+    checkColor(draft.textColor, at: path() + ".text_color")
 
     guard all.count == before, let template, let trend else { return nil }
     return Content(

@@ -37,14 +37,14 @@ enum IconRule {
 }
 
 extension Violations {
-  mutating func checkIcon(_ icon: String?, at field: String) {
+  mutating func checkIcon(_ icon: String?, at field: @autoclosure () -> String) {
     guard let icon else { return }
     let length = icon.unicodeScalars.count
     if length > IconRule.maxLength {
-      add(field, "must be at most \(IconRule.maxLength) characters, got \(length)")
+      add(field(), "must be at most \(IconRule.maxLength) characters, got \(length)")
     } else if !IconRule.isValid(icon) {
       let families = "an SF Symbol name like \"chart.line.uptrend.xyaxis\" or \"mdi:<name>\""
-      add(field, "\(quoted(icon)) is not an icon: use \(families)")
+      add(field(), "\(quoted(icon)) is not an icon: use \(families)")
     }
   }
 }

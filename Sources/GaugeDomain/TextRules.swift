@@ -6,14 +6,16 @@ extension Violations {
   /// downstream can keep it: protobuf-c's strings, in responses, events
   /// and the SQLite store's rows, end at the first NUL, so a stored "a\0b"
   /// would come back as "a".
-  mutating func checkText(_ text: String?, maxLength maximum: Int, at field: String) {
+  mutating func checkText(
+    _ text: String?, maxLength maximum: Int, at field: @autoclosure () -> String
+  ) {
     guard let text else { return }
     let length = text.unicodeScalars.count
     if length > maximum {
-      add(field, "must be at most \(maximum) characters, got \(length)")
+      add(field(), "must be at most \(maximum) characters, got \(length)")
     }
     if text.utf8.contains(0) {
-      add(field, "must not contain NUL (U+0000)")
+      add(field(), "must not contain NUL (U+0000)")
     }
   }
 }
