@@ -45,16 +45,21 @@ def test_values_come_as_deltas_and_other_changes_whole(stub, new_id):
         snapshot, _ = sub.until_synced()
         assert [kind(e) for e in snapshot] == ["upsert"]
         # The first live event for the widget is whole, then values are deltas.
-        publish(stub, wid, 2, 3, 4)
-        seen = sub.until(lambda e: kind(e) == "value" and e.value.value == 4, timeout=TIMEOUT)
-        assert kind(seen[0]) == "upsert" and seen[0].upsert.content.gauge.value in (2, 3, 4)
-        deltas = [e for e in seen if kind(e) == "value"]
-        assert deltas, seen
-        for event in deltas:
-            assert event.value.id == wid
-            assert event.revision > created.revision
+        # One value at a time: values published together may coalesce into
+        # that first, whole event.
+        publish(stub, wid, 2)
+        first = sub.next(timeout=TIMEOUT)
+        assert kind(first) == "upsert" and first.upsert.content.gauge.value == 2
+        seen = [first]
+        for value in (3, 4):
+            publish(stub, wid, value)
+            event = sub.next(timeout=TIMEOUT)
+            assert kind(event) == "value", event
+            assert event.value.id == wid and event.value.value == value
             assert event.value.updated_at_ms >= created.updated_at_ms
-        assert [e.revision for e in seen] == sorted(e.revision for e in seen)
+            seen.append(event)
+        revisions = [e.revision for e in seen]
+        assert revisions == sorted(revisions) and revisions[0] > created.revision
         # A change beyond the value is whole; the value after it a delta again.
         relabelled = stub.UpdateWidget(spb.UpdateWidgetRequest(
             id=wid, content=wpb.Content(label="Error budget")), timeout=TIMEOUT)
