@@ -113,6 +113,9 @@ struct Options {
                                             file within the flush interval, so a
                                             crash loses at most that window.
                                  SIGTERM/SIGINT flush everything in both modes.
+                                 With --nats, every write waits for JetStream;
+                                 this says when PublishValues values are: strict
+                                 once JetStream stored them, relaxed at once.
       --flush-interval-ms N      Relaxed mode: how long changes gather before one
                                  commit writes them (default 10, at most 60000).
       --tombstone-retention D    How long removals are remembered for resuming
@@ -489,7 +492,8 @@ struct Options {
       reads: rateReads.map { TokenBucket.Rate(perSecond: $0, burst: max(2 * $0, writeBurst)) },
       subscriptions: maxSubscriptions)
     if let natsServers {
-      if let flag = diskFlags.first {
+      // --durability says when PublishValues' values are acknowledged.
+      if let flag = diskFlags.first(where: { $0 != "--durability" }) {
         return .exit(
           code: 2,
           message: "gauged: --nats and \(flag) are exclusive: with --nats the widgets live in"

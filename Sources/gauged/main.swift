@@ -159,6 +159,7 @@ if let bucket {
     // instance's own included, so every instance shows the same order.
     sharedStore = try NATSWidgetStore(
       bucket: bucket, tombstoneRetentionMs: options.tombstoneRetentionMs,
+      valueAcknowledgement: options.durability == .strict ? .onceStored : .onAcceptance,
       observer: hub.publish, onLoaded: readiness.markLoaded)
   } catch {
     log.error("nats_failed", "gauged: \(error)", [LogField("error", error.description)])
@@ -369,7 +370,9 @@ log.info(
     LogField(
       "store",
       persistence?.databasePath ?? options.nats.map { "nats:\($0.bucket.name)" } ?? "memory"),
-    LogField("durability", persistence == nil ? "none" : options.durability.rawValue),
+    LogField(
+      "durability",
+      persistence == nil && options.nats == nil ? "none" : options.durability.rawValue),
     LogField("widgets", census().widgets), LogField("threads", threads),
     LogField("metrics", options.metrics), LogField("access_log", accessLog != nil),
     LogField("self_widgets", options.selfWidgets),

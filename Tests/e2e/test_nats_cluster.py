@@ -34,7 +34,7 @@ from conftest import REPO, Server, _free_port
 from gauge.v1 import widget_pb2 as wpb
 from gauge.v1 import widget_service_pb2 as spb
 from gauge.v1 import widget_service_pb2_grpc
-from helpers import SSEReader, base_url, gauge_content, put, update, widget
+from helpers import SSEReader, base_url, gauge_content, get, put, update, widget
 from test_store import Producers, check_present
 from test_subscribe import Subscription, kind
 
@@ -207,7 +207,7 @@ def sse_data(event) -> dict:
     "args, message",
     [
         (["--data-dir", "{tmp}"], "--nats and --data-dir are exclusive"),
-        (["--durability", "strict"], "--nats and --durability are exclusive"),
+        (["--flush-interval-ms", "5"], "--nats and --flush-interval-ms are exclusive"),
         (["--memory"], "--nats and --memory are exclusive"),
         (["--self-widgets", "on"], "--self-widgets on is not available with --nats"),
         (["--nats-replicas", "2"], "--nats-replicas: \"2\" is not 1, 3 or 5"),
@@ -462,6 +462,32 @@ def test_values_published_through_one_reach_a_subscriber_of_another(instances, s
             spb.GetWidgetRequest(id=wid), timeout=HANG_GUARD_S).revision == revisions[-1]
     finally:
         sub.cancel()
+
+
+def test_strict_values_acknowledged_survive_kill_9(instances, stubs):
+    """--durability strict: a PublishValues summary comes once JetStream stored every
+    value it counts (coalesced per widget, the latest winning); kill -9 of the
+    instance right after it loses none. A value over its widget's bounds is rejected
+    on its own."""
+    doomed, survivor = instances(2, "--durability", "strict", "--rate-limit-writes", "off")
+    ids = [f"cluster-strict-{n}" for n in range(20)]
+    for wid in ids:
+        put(stubs(doomed), widget(wid))
+    updates = [spb.ValueUpdate(id=wid, value=(step + n) / 100)
+               for step in range(1, 251) for n, wid in enumerate(ids)]
+    updates.insert(100, spb.ValueUpdate(id=ids[0], value=99))
+    summary = stubs(doomed).PublishValues(iter(updates), timeout=HANG_GUARD_S)
+    assert (summary.accepted, summary.rejected) == (len(updates) - 1, 1)
+    assert [r.index for r in summary.rejections] == [100]
+    doomed.proc.kill()
+    doomed.proc.wait()
+    expected = {wid: (250 + n) / 100 for n, wid in enumerate(ids)}
+
+    def survivor_values():
+        return {wid: get(stubs(survivor), wid).content.gauge.value for wid in ids}
+
+    eventually("every acknowledged last value on the survivor",
+               lambda: survivor_values() == expected)
 
 
 # --------------------------------------------------------------------------- faults
