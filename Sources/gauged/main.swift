@@ -226,6 +226,19 @@ for service in ["", widgets.serviceName] { health.setStatus(.notServing, for: se
 readiness.whenLoaded {
   for service in ["", widgets.serviceName] { health.setStatus(.serving, for: service) }
 }
+// With --nats, an instance that lost NATS can neither write nor prove its
+// reads current: health says so until the connection is back, so that a
+// balancer sends clients to another instance.
+bucket?.observeConnection { state in
+  switch state {
+  case .disconnected:
+    for service in ["", widgets.serviceName] { health.setStatus(.notServing, for: service) }
+  case .reconnected where readiness.isLoaded:
+    for service in ["", widgets.serviceName] { health.setStatus(.serving, for: service) }
+  case .connected, .reconnected, .closed:
+    break
+  }
+}
 // Everything that is not a gRPC call: gRPC-Web and Connect calls to the
 // same services, REST, live events, the index page.
 // Every service behind the gate: while there are no tokens it lets calls

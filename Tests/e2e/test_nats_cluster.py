@@ -196,6 +196,17 @@ def metric(srv: Server, name: str) -> float:
     raise AssertionError(f"no {name} in /metrics")
 
 
+SERVING, NOT_SERVING = 1, 2
+
+
+def health_of(srv: Server) -> int:
+    """The server's overall health status (grpc.health.v1 numbers)."""
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+    with grpc.insecure_channel(srv.address) as channel:
+        return health_pb2_grpc.HealthStub(channel).Check(
+            health_pb2.HealthCheckRequest(service=""), timeout=HANG_GUARD_S).status
+
+
 def sse_data(event) -> dict:
     return json.loads(event.data)
 
@@ -505,12 +516,20 @@ def test_writes_fail_while_nats_is_down_and_resume_after(nats, instances, stubs)
         sub.until_synced()
         assert metric(first, "gauged_nats_connected") == 1
         assert metric(first, "gauged_nats_write_conflicts_total") == 0
+        assert health_of(first) == SERVING
         nats.stop()
         eventually("gauged_nats_connected 0", lambda: metric(first, "gauged_nats_connected") == 0)
+        eventually("health NOT_SERVING while NATS is lost",
+                   lambda: health_of(first) == NOT_SERVING)
         with pytest.raises(grpc.RpcError) as refused:
             update(stubs(first), wid, content=wpb.Content(label="while down"))
         assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
         assert "NATS" in refused.value.details()
+        published = stubs(first).PublishValues(
+            iter([spb.ValueUpdate(id=wid, value=4.0)]), timeout=HANG_GUARD_S)
+        assert (published.accepted, published.rejected) == (0, 1)
+        assert published.rejections[0].code == grpc.StatusCode.UNAVAILABLE.value[0]
+        assert "NATS" in published.rejections[0].message
         assert stubs(first).GetWidget(
             spb.GetWidgetRequest(id=wid), timeout=HANG_GUARD_S).revision == before.revision
 
@@ -527,6 +546,7 @@ def test_writes_fail_while_nats_is_down_and_resume_after(nats, instances, stubs)
         seen = sub.until(lambda e: kind(e) == "upsert", timeout=RECOVERY_GUARD_S)[-1]
         assert (seen.revision, seen.upsert.content.label) == (after.revision, "back")
         assert metric(first, "gauged_nats_connected") == 1
+        eventually("health SERVING again", lambda: health_of(first) == SERVING)
 
         def logged():
             lines = first.stderr_path.read_text().splitlines()
