@@ -208,7 +208,7 @@ let package = Package(
       dependencies: [
         "GaugeService", "GRPCTransport", "GaugeIO", "GaugeDomain", "GRPCStandardServices",
         "GaugeStore", "GaugeMetrics", "GaugeLog", "GaugeTLS", "GaugeAuth", "GaugeNATS",
-        "GaugeNATSStore",
+        "GaugeNATSStore", "WidgetJSON",
       ],
       swiftSettings: strict
     ),

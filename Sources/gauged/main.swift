@@ -20,6 +20,16 @@ if CommandLine.arguments.dropFirst().first == "token" {
   exit(outcome.code)
 }
 
+// `gauged export ...` and `gauged import ...` move widgets between stores and exit.
+switch CommandLine.arguments.dropFirst().first {
+case "export":
+  exit(ExportCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+case "import":
+  exit(ImportCommand.run(Array(CommandLine.arguments.dropFirst(2))) { readLine() })
+default:
+  break
+}
+
 let options: Options
 switch Options.parse(Array(CommandLine.arguments.dropFirst())) {
 case .exit(let code, let message):

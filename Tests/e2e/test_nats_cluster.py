@@ -501,6 +501,89 @@ def test_strict_values_acknowledged_survive_kill_9(instances, stubs):
                lambda: survivor_values() == expected)
 
 
+# --------------------------------------------------------------------------- export and import
+
+
+def gauged_command(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    binary = os.environ.get("GAUGED_BIN", str(REPO / ".build/debug/gauged"))
+    return subprocess.run([binary, *args], input=stdin, capture_output=True,
+                          timeout=HANG_GUARD_S)
+
+
+def without_revisions(lines: list[str]) -> list[dict]:
+    """Exported widgets as a store imported into serves them: revisions are its own."""
+    widgets = [json.loads(line) for line in lines]
+    for w in widgets:
+        del w["revision"]
+    return widgets
+
+
+def test_export_from_sqlite_import_into_nats_and_a_fresh_data_dir(nats, instances, tmp_path):
+    """gauged export reads a data directory; gauged import loads it into the bucket,
+    where instances serve exactly the exported widgets (ids, content, timestamps),
+    and into a fresh data directory, which exports the same again."""
+    source = tmp_path / "source"
+    srv = Server(args=["--data-dir", str(source)])
+    srv.start()
+    try:
+        with httpx.Client(base_url=base_url(srv), timeout=HANG_GUARD_S) as http:
+            for n in range(30):
+                body = {"name": f"moved {n}", "content": {
+                    "template": "gauge", "value": n / 10, "min_value": 0, "max_value": 5,
+                    "label": f"label {n}", "marks": [{"value": 1, "label": "one"}]}}
+                if n % 3 == 0:
+                    body = {"content": {"template": "value", "value": n, "unit": "ms"},
+                            "stale_after_ms": 600_000}
+                assert http.put(f"/widgets/moved-{n}", json=body).status_code in (200, 201)
+            assert http.delete("/widgets/moved-29").status_code in (200, 204)
+    finally:
+        srv.stop()
+
+    exported = gauged_command("export", "--data-dir", str(source))
+    assert exported.returncode == 0, exported.stderr
+    lines = exported.stdout.decode().splitlines()
+    assert sorted(json.loads(line)["id"] for line in lines) == sorted(
+        f"moved-{n}" for n in range(29))
+    expected = without_revisions(lines)
+
+    imported = gauged_command("import", "--nats", nats.url, stdin=exported.stdout)
+    assert imported.returncode == 0, imported.stderr
+    assert b"29 widgets" in imported.stderr
+    first, second = instances(2)
+    for srv in (first, second):
+        with httpx.Client(base_url=base_url(srv), timeout=HANG_GUARD_S) as http:
+            served = [http.get(f"/widgets/{w['id']}").json() for w in expected]
+        for w in served:
+            del w["revision"]
+        assert served == expected
+    from_nats = gauged_command("export", "--nats", nats.url)
+    assert from_nats.returncode == 0, from_nats.stderr
+    assert without_revisions(from_nats.stdout.decode().splitlines()) == expected
+
+    fresh = tmp_path / "fresh"
+    into_fresh = gauged_command("import", "--data-dir", str(fresh), stdin=exported.stdout)
+    assert into_fresh.returncode == 0, into_fresh.stderr
+    again = gauged_command("export", "--data-dir", str(fresh))
+    assert again.returncode == 0, again.stderr
+    assert without_revisions(again.stdout.decode().splitlines()) == expected
+
+
+def test_import_refuses_a_bad_line_and_writes_nothing(tmp_path):
+    """A line that is not a valid widget stops the import before anything is written."""
+    good = ('{"id":"a","name":"a","content":{"template":"value","value":1},'
+            '"created_at":"2026-01-02T03:04:05.006Z","updated_at":"2026-01-02T03:04:05.007Z"}')
+    bad = good.replace('"value":1', '"value":"one"').replace('"a"', '"b"')
+    run = gauged_command("import", "--data-dir", str(tmp_path / "d"),
+                         stdin=f"{good}\n{bad}\n".encode())
+    assert run.returncode == 1
+    assert b"line 2" in run.stderr and b"nothing imported" in run.stderr
+    # Not even the directory was made; export says there is no store there.
+    assert not (tmp_path / "d").exists()
+    exported = gauged_command("export", "--data-dir", str(tmp_path / "d"))
+    assert exported.returncode == 1
+    assert b"there is no" in exported.stderr
+
+
 # --------------------------------------------------------------------------- faults
 
 
