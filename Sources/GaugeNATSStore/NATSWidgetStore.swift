@@ -8,7 +8,8 @@ import Synchronization
 /// changes; writes validate and merge with the domain's functions and go
 /// to the bucket with compare-and-set (`NATSWidgetStore+Writes.swift`).
 /// Revisions are the bucket's sequence numbers, the same on every
-/// instance. Writes block the calling thread for their round trips.
+/// instance. Writes block the calling thread for their round trips, except
+/// PublishValues' values, which `ValuePuts` sends asynchronously.
 public final class NATSWidgetStore: WidgetStore {
   let bucket: NATSKeyValueBucket
   let replica: WidgetReplica

@@ -191,6 +191,11 @@ struct Options {
     POST /login. Health and the pages are open; reading needs read, writing
     write.
 
+    Moving widgets: gauged export --data-dir DIR > widgets.jsonl writes every
+    widget, one JSON object per line; gauged import --nats URL < widgets.jsonl
+    (or --data-dir DIR) loads them, keeping ids, content and timestamps. Both
+    also take --nats with its companions, or --data-dir, on either side.
+
     Limits:
       --max-message-bytes N      Largest request message accepted (default 4194304),
                                  before and after decompression.

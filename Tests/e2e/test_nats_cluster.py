@@ -4,9 +4,11 @@ patches of different fields through two instances all land, a subscriber whose i
 is killed resumes on another from its last revision without a gap, stale marks and
 published values travel the same way, writes fail with UNAVAILABLE while NATS is down
 and succeed once it is back, three gauged on a three-node cluster ride out lost nodes,
-kill -9 loses no acknowledged write, and a full JetStream refuses writes as
-RESOURCE_EXHAUSTED; also the start line, health, and the flags that do not go with
---nats.
+kill -9 loses no acknowledged write (nor a strict PublishValues value), a full
+JetStream refuses writes as RESOURCE_EXHAUSTED, health is NOT_SERVING while NATS is
+lost, and gauged export / import move widgets from a data directory into the bucket
+and into a fresh data directory; also the start line, health, and the flags that do
+not go with --nats.
 
 Each test starts its own nats-server (JetStream, store in a temporary directory) on a
 free loopback port, or three routed to each other: `$NATS_SERVER_BIN`, else
