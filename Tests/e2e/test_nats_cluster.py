@@ -503,6 +503,24 @@ def test_strict_values_acknowledged_survive_kill_9(instances, stubs):
                lambda: survivor_values() == expected)
 
 
+def test_bench_fanout_subscribes_through_other_instances(instances):
+    """gauge-bench fanout --subscribe-targets (the bench's cluster scenario): the
+    producer publishes through one instance, the subscribers read through the
+    others, and every event they time came through the bucket."""
+    producer, *readers = instances(3)
+    bench = Path(os.environ.get("GAUGED_BIN", str(REPO / ".build/debug/gauged"))).with_name(
+        "gauge-bench")
+    run = subprocess.run(
+        [str(bench), "fanout", "--target", producer.address, "--loops", "2",
+         "--subscribe-targets", ",".join(r.address for r in readers), "--subscribers", "20",
+         "--per-connection", "5", "--rate", "200", "--duration", "0.5"],
+        capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    record = json.loads(run.stdout.strip().splitlines()[-1])
+    assert (record["subscribers"], record["subscriber_failures"]) == (20, 0)
+    assert 0 < record["delivered"] <= record["published"] * 20
+
+
 # --------------------------------------------------------------------------- export and import
 
 
