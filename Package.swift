@@ -187,7 +187,7 @@ let package = Package(
     // The WidgetStore of instances that share a NATS bucket: a replica fed
     // by the bucket's watch, writes with compare-and-set.
     .target(
-      name: "GaugeNATSStore", dependencies: ["GaugeDomain", "GaugeWire", "GaugeNATS"],
+      name: "GaugeNATSStore", dependencies: ["GaugeDomain", "GaugeWire", "GaugeNATS", "GaugeIO"],
       swiftSettings: strict),
     // gaugectl's commands, JSON, rendering and terminal handling.
     .target(
@@ -208,7 +208,7 @@ let package = Package(
       dependencies: [
         "GaugeService", "GRPCTransport", "GaugeIO", "GaugeDomain", "GRPCStandardServices",
         "GaugeStore", "GaugeMetrics", "GaugeLog", "GaugeTLS", "GaugeAuth", "GaugeNATS",
-        "GaugeNATSStore",
+        "GaugeNATSStore", "WidgetJSON",
       ],
       swiftSettings: strict
     ),

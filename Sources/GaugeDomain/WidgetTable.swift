@@ -228,7 +228,9 @@ public struct WidgetTable: Sendable {
     return (entry.widget, entry.slot, wasStale)
   }
 
-  private static func checkValue(_ value: Double, for template: Template) throws(WidgetError) {
+  /// The rules a value must meet as `template`'s main value, with the same
+  /// messages as a full update: for stores that set values on a copy.
+  public static func checkValue(_ value: Double, for template: Template) throws(WidgetError) {
     var violations = Violations()
     switch template {
     case .gauge(let gauge):

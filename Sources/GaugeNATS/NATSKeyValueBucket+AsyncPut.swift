@@ -10,8 +10,35 @@ extension NATSKeyValueBucket {
     _ key: String, _ value: [UInt8],
     completion: @escaping @Sendable (Result<UInt64, NATSError>) -> Void
   ) throws(NATSError) {
-    try KVKey.check(key, operation: "put")
-    try requireConnected("put \(key)")
+    try publishAsync("put", key: key, value: value, expectingRevision: nil, completion: completion)
+  }
+
+  /// `update` without waiting for JetStream: `completion` gets `.written`
+  /// or `.conflict` (another write came since `revision`), or the failure,
+  /// on libnats's thread. Throws as `putAsync` does.
+  public func updateAsync(
+    _ key: String, _ value: [UInt8], expectingRevision revision: UInt64,
+    completion: @escaping @Sendable (Result<KVWriteResult, NATSError>) -> Void
+  ) throws(NATSError) {
+    try publishAsync("update", key: key, value: value, expectingRevision: revision) { result in
+      switch result {
+      case .success(let written):
+        completion(.success(.written(revision: written)))
+      case .failure(let error)
+      where error.jetStreamCode == Int32(JSStreamWrongLastSequenceErr.rawValue):
+        completion(.success(.conflict))
+      case .failure(let error):
+        completion(.failure(error))
+      }
+    }
+  }
+
+  private func publishAsync(
+    _ operation: String, key: String, value: [UInt8], expectingRevision: UInt64?,
+    completion: @escaping @Sendable (Result<UInt64, NATSError>) -> Void
+  ) throws(NATSError) {
+    try KVKey.check(key, operation: operation)
+    try requireConnected("\(operation) \(key)")
     var message: OpaquePointer?
     var status = value.withUnsafeBytes { bytes in
       natsMsg_Create(
@@ -19,16 +46,19 @@ extension NATSKeyValueBucket {
         Int32(bytes.count))
     }
     guard status == NATS_OK, let created = message else {
-      throw NATSError.from(status, operation: "put \(key)")
+      throw NATSError.from(status, operation: "\(operation) \(key)")
     }
+    var options = jsPubOptions()
+    jsPubOptions_Init(&options)
+    if let expectingRevision { options.ExpectLastSubjectSeq = expectingRevision }
     // Registered first: the acknowledgement may come before the call returns.
     acks.add(created, completion)
-    status = js_PublishMsgAsync(jetStream, &message, nil)
+    status = js_PublishMsgAsync(jetStream, &message, &options)
     guard status == NATS_OK else {
       _ = acks.take(created)
       // libnats cleared `message` if it kept it; otherwise it is still ours.
       natsMsg_Destroy(message)
-      throw NATSError.from(status, operation: "put \(key)")
+      throw NATSError.from(status, operation: "\(operation) \(key)")
     }
   }
 

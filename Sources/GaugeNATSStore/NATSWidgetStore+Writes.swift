@@ -23,33 +23,6 @@ extension NATSWidgetStore {
     ).widget
   }
 
-  /// One compare-and-set write per value, each waiting for its round trip;
-  /// the replica is waited for once, for the last of them. Coalescing a
-  /// burst and publishing asynchronously is a later step.
-  public func setValues(_ updates: [ValueSet]) -> [ValueSetRejection] {
-    var rejections: [ValueSetRejection] = []
-    var lastWritten: UInt64 = 0
-    // What this batch wrote, which the replica may not have applied yet:
-    // the next value to the same widget starts from it.
-    var written: [String: Widget] = [:]
-    for (offset, update) in updates.enumerated() {
-      do throws(WidgetError) {
-        let change = try write(
-          id: update.id, fromBucket: false, startingFrom: written[update.id],
-          awaitingReplica: false
-        ) { (table, now) throws(WidgetError) in
-          try table.setValue(update.value, id: update.id, now: now)
-        }
-        if let widget = change.widget { written[widget.id] = widget }
-        lastWritten = max(lastWritten, change.revision)
-      } catch {
-        rejections.append(ValueSetRejection(offset: offset, error: error))
-      }
-    }
-    if lastWritten > 0 { replica.applied.wait(for: lastWritten, timeoutMs: appliedWaitMs) }
-    return rejections
-  }
-
   public func delete(id: String) throws(WidgetError) {
     try delete(id: id, precondition: .none)
   }
@@ -85,18 +58,15 @@ extension NATSWidgetStore {
   /// then writes the result if that state is still the bucket's; on a
   /// conflict reads the latest, and runs the transition (merge and
   /// validation) again. Returns the change with the bucket's revision, once
-  /// the watch has applied it here (or after `appliedWaitMs` without it;
-  /// at once when not `awaitingReplica`).
+  /// the watch has applied it here (or after `appliedWaitMs` without it).
   ///
   /// - Parameter fromBucket: starts from the bucket's latest rather than
   ///   the replica's: a precondition is checked against what a client may
   ///   have read through another instance, which this replica may not
   ///   have applied yet. Without it, only an id the replica lacks is read
   ///   from the bucket.
-  /// - Parameter known: the widget's latest state as the caller wrote it,
-  ///   when the replica may not have it yet.
   func write(
-    id: String?, fromBucket: Bool, startingFrom known: Widget? = nil, awaitingReplica: Bool = true,
+    id: String?, fromBucket: Bool,
     _ transition: (inout WidgetTable, Int64) throws(WidgetError) -> WidgetChange
   ) throws(WidgetError) -> WidgetChange {
     try requireLoaded()
@@ -110,10 +80,10 @@ extension NATSWidgetStore {
     // A widget this replica has not seen yet may have been written through
     // another instance a moment ago: the bucket says whether it exists.
     var current: Widget?
-    if !fromBucket, let known = known ?? replica.widget(id: id) {
+    if !fromBucket, let known = replica.widget(id: id) {
       current = known
     } else {
-      current = try latest(key)
+      current = try bucket.widget(id)
     }
     for attempt in 0..<Self.maxWriteAttempts {
       var table = WidgetTable(
@@ -126,13 +96,13 @@ extension NATSWidgetStore {
         throw WidgetError(error)
       }
       if case .written(let revision) = outcome {
-        if awaitingReplica { replica.applied.wait(for: revision, timeoutMs: appliedWaitMs) }
+        replica.applied.wait(for: revision, timeoutMs: appliedWaitMs)
         return change.renumbered(revision)
       }
       lostCompareAndSets.add(1, ordering: .relaxed)
       guard attempt + 1 < Self.maxWriteAttempts else { break }
       Self.pauseBeforeRetry(attempt)
-      current = try latest(key)
+      current = try bucket.widget(id)
     }
     throw .aborted(
       "widget \"\(id)\" kept changing: \(Self.maxWriteAttempts) writes in a row lost to other"
@@ -152,22 +122,6 @@ extension NATSWidgetStore {
     case .removed:
       // A removal comes only from a widget that exists.
       return try bucket.delete(key, expectingRevision: current?.revision ?? 0)
-    }
-  }
-
-  /// The widget under `key` in the bucket now, or nil when absent.
-  private func latest(_ key: String) throws(WidgetError) -> Widget? {
-    let entry: KVEntry?
-    do throws(NATSError) {
-      entry = try bucket.get(key)
-    } catch {
-      throw WidgetError(error)
-    }
-    guard let entry else { return nil }
-    switch WidgetValue.decode(entry.value, revision: entry.revision) {
-    case .success(let widget): return widget
-    case .failure(let error):
-      throw .unavailable("the value of \(key) in NATS is not a widget: \(error.message)")
     }
   }
 

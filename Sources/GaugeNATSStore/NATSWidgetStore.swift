@@ -8,7 +8,8 @@ import Synchronization
 /// changes; writes validate and merge with the domain's functions and go
 /// to the bucket with compare-and-set (`NATSWidgetStore+Writes.swift`).
 /// Revisions are the bucket's sequence numbers, the same on every
-/// instance. Writes block the calling thread for their round trips.
+/// instance. Writes block the calling thread for their round trips, except
+/// PublishValues' values, which `ValuePuts` sends asynchronously.
 public final class NATSWidgetStore: WidgetStore {
   let bucket: NATSKeyValueBucket
   let replica: WidgetReplica
@@ -20,6 +21,9 @@ public final class NATSWidgetStore: WidgetStore {
   /// Compare-and-sets lost to another writer (each followed by a re-read
   /// and another try, or by `ABORTED`).
   let lostCompareAndSets = Atomic<Int>(0)
+  /// PublishValues' values on their way to the bucket.
+  let valuePuts: ValuePuts
+  let valueAcknowledgement: ValueAcknowledgement
 
   /// Starts watching the bucket from its first revision. Until the watch
   /// has caught up (`onLoaded`, which may run before this returns, on any
@@ -31,10 +35,12 @@ public final class NATSWidgetStore: WidgetStore {
   ///     inside the replica's critical section (quick, and never calling
   ///     back into the store), as `InMemoryWidgetStore`'s observer.
   ///   - tombstoneRetentionMs: how long removals are remembered for resumes.
+  ///   - valueAcknowledgement: when PublishValues' values count as durable.
   public init(
     bucket: NATSKeyValueBucket,
     clock: @escaping @Sendable () -> Int64 = WallClock.unixMilliseconds,
     tombstoneRetentionMs: Int64 = 24 * 3600 * 1000, appliedWaitMs: Int64 = 5_000,
+    valueAcknowledgement: ValueAcknowledgement = .onceStored,
     observer: (@Sendable (WidgetChange) -> Void)? = nil,
     onLoaded: @escaping @Sendable () -> Void = {}
   ) throws(NATSError) {
@@ -45,10 +51,13 @@ public final class NATSWidgetStore: WidgetStore {
     self.replica = replica
     self.clock = clock
     self.appliedWaitMs = appliedWaitMs
+    self.valueAcknowledgement = valueAcknowledgement
+    self.valuePuts = ValuePuts(bucket: bucket, replica: replica, appliedWaitMs: appliedWaitMs)
     self.watch = try bucket.watch(from: .revision(1), handler: replica.receive)
   }
 
   deinit {
+    valuePuts.stop()
     watch.stop()
   }
 
@@ -59,15 +68,27 @@ public final class NATSWidgetStore: WidgetStore {
   public var census: (widgets: Int, lastRevision: UInt64) { replica.census }
 
   /// Writes that lost a compare-and-set to another writer, for metrics.
-  public var conflictCount: Int { lostCompareAndSets.load(ordering: .relaxed) }
+  public var conflictCount: Int {
+    lostCompareAndSets.load(ordering: .relaxed)
+      + valuePuts.lostCompareAndSets.load(ordering: .relaxed)
+  }
 
   /// Whether the connection to NATS is up now, for metrics.
   public var isConnected: Bool {
     bucket.connectionState == .connected || bucket.connectionState == .reconnected
   }
 
-  /// Stops the watch; the bucket stays open for its owner to close.
+  /// Stops only the watch: the replica then lags the bucket, as a slow
+  /// instance's would (for tests of lost races).
+  func stopWatching() {
+    watch.stop()
+  }
+
+  /// Sends the values still unsent and waits (a few seconds at most) for
+  /// JetStream to store them, then stops the watch; the bucket stays open
+  /// for its owner to close.
   public func stop() {
+    valuePuts.stop()
     watch.stop()
   }
 
@@ -104,10 +125,20 @@ public final class NATSWidgetStore: WidgetStore {
   }
 
   /// A write returns after JetStream stored it (on as many servers as the
-  /// bucket's replicas), so there is nothing more to wait for.
+  /// bucket's replicas); PublishValues' values are stored a flush interval
+  /// and a round trip later. With `.onceStored`, this waits for those;
+  /// with `.onAcceptance` it answers at once, unless puts are failing.
   public func whenDurable(_ done: @escaping @Sendable (Result<Void, WidgetError>) -> Void) {
-    done(.success(()))
+    switch valueAcknowledgement {
+    case .onceStored: valuePuts.whenStored(done)
+    case .onAcceptance: done(durabilityIfSettled ?? .success(()))
+    }
   }
 
-  public var durabilityIfSettled: Result<Void, WidgetError>? { .success(()) }
+  public var durabilityIfSettled: Result<Void, WidgetError>? {
+    switch valueAcknowledgement {
+    case .onceStored: valuePuts.settledAnswer
+    case .onAcceptance: valuePuts.notStored.map { .failure($0) } ?? .success(())
+    }
+  }
 }

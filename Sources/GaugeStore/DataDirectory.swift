@@ -123,7 +123,7 @@ final class DataDirectory: Sendable {
     }
   }
 
-  private static func join(_ directory: String, _ name: String) -> String {
+  static func join(_ directory: String, _ name: String) -> String {
     directory.hasSuffix("/") ? directory + name : directory + "/" + name
   }
 }

@@ -1,4 +1,5 @@
 import GaugeDomain
+import GaugeIO
 import GaugeMetrics
 
 /// What the event loops and the writer thread share, behind one mutex: the

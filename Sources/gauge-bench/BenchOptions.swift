@@ -15,6 +15,9 @@ struct BenchOptions {
 
   var scenario = Scenario.unary
   var target = "127.0.0.1:50051"
+  /// `--subscribe-targets`: fan-out's subscribers connect here instead of
+  /// to `target` (several gauged sharing widgets), one loop's to each in turn.
+  var subscribeTargets: [String] = []
   var loops = 1
   var duration = 5.0
   var warmup = 1.0
@@ -87,6 +90,10 @@ struct BenchOptions {
     Options:
       --target ADDRESS       gauged's address, HOST:PORT or unix:PATH (default
                              127.0.0.1:50051)
+      --subscribe-targets ADDRESS[,ADDRESS...]
+                             fanout: subscribers connect to these instead, each
+                             loop's to the next in turn; the producer and the
+                             widget stay on --target
       --loops N              event loops for the load (default 1); the fan-out
                              (every protocol) and connections producers get one
                              more of their own
@@ -145,6 +152,11 @@ struct BenchOptions {
       case "--target":
         valid = (try? SocketAddress(parsing: text)) != nil
         options.target = text
+      case "--subscribe-targets":
+        options.subscribeTargets = text.split(separator: ",").map(String.init)
+        valid =
+          !options.subscribeTargets.isEmpty
+          && options.subscribeTargets.allSatisfy { (try? SocketAddress(parsing: $0)) != nil }
       case "--loops": valid = set(&options.loops, count(1...64))
       case "--duration": valid = set(&options.duration, seconds())
       case "--warmup": valid = set(&options.warmup, seconds())

@@ -9,13 +9,15 @@ struct SubscriberFleet: Sendable {
   let subscribers: Int
   let connections: Int
 
-  /// Connects (one GetWidget per connection), without subscribing yet.
+  /// Connects (one GetWidget per connection), without subscribing yet:
+  /// to `addresses` when given, each loop's connections to the next in
+  /// turn, else to the load's address.
   static func connect(
     subscribers: Int, perConnection: Int, callProtocol: CallProtocol = .grpc,
     on loops: [EventLoop], using load: LoadLoops, window: MeasureWindow,
-    timeout: Duration = .seconds(120)
+    addresses: [SocketAddress] = [], timeout: Duration = .seconds(120)
   ) throws(BenchFailure) -> SubscriberFleet {
-    let address = load.address
+    let addresses = addresses.isEmpty ? [load.address] : addresses
     let configuration = load.configuration
     let connections = (subscribers + perConnection - 1) / perConnection
     let loopCount = loops.count
@@ -27,7 +29,9 @@ struct SubscriberFleet: Sendable {
       }
       let group = SubscriberGroup(window: window, callProtocol: callProtocol)
       let bound = LoopBound(group, on: loop)
-      group.connect(counts, to: address, on: loop, configuration: configuration) { result in
+      group.connect(
+        counts, to: addresses[index % addresses.count], on: loop, configuration: configuration
+      ) { result in
         done(result.map { _ in bound })
       }
     }
@@ -63,11 +67,11 @@ struct SubscriberFleet: Sendable {
   static func open(
     subscribers: Int, perConnection: Int, callProtocol: CallProtocol = .grpc, ids: [String],
     valueDeltas: Bool = false, on loops: [EventLoop], using load: LoadLoops,
-    window: MeasureWindow
+    window: MeasureWindow, addresses: [SocketAddress] = []
   ) throws(BenchFailure) -> SubscriberFleet {
     let fleet = try connect(
       subscribers: subscribers, perConnection: perConnection, callProtocol: callProtocol,
-      on: loops, using: load, window: window)
+      on: loops, using: load, window: window, addresses: addresses)
     try fleet.subscribe(ids: ids, valueDeltas: valueDeltas, using: load)
     return fleet
   }

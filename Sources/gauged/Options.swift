@@ -113,6 +113,9 @@ struct Options {
                                             file within the flush interval, so a
                                             crash loses at most that window.
                                  SIGTERM/SIGINT flush everything in both modes.
+                                 With --nats, every write waits for JetStream;
+                                 this says when PublishValues values are: strict
+                                 once JetStream stored them, relaxed at once.
       --flush-interval-ms N      Relaxed mode: how long changes gather before one
                                  commit writes them (default 10, at most 60000).
       --tombstone-retention D    How long removals are remembered for resuming
@@ -187,6 +190,11 @@ struct Options {
     authorization: Bearer gd_...; browsers may trade it for a cookie at
     POST /login. Health and the pages are open; reading needs read, writing
     write.
+
+    Moving widgets: gauged export --data-dir DIR > widgets.jsonl writes every
+    widget, one JSON object per line; gauged import --nats URL < widgets.jsonl
+    (or --data-dir DIR) loads them, keeping ids, content and timestamps. Both
+    also take --nats with its companions, or --data-dir, on either side.
 
     Limits:
       --max-message-bytes N      Largest request message accepted (default 4194304),
@@ -489,7 +497,8 @@ struct Options {
       reads: rateReads.map { TokenBucket.Rate(perSecond: $0, burst: max(2 * $0, writeBurst)) },
       subscriptions: maxSubscriptions)
     if let natsServers {
-      if let flag = diskFlags.first {
+      // --durability says when PublishValues' values are acknowledged.
+      if let flag = diskFlags.first(where: { $0 != "--durability" }) {
         return .exit(
           code: 2,
           message: "gauged: --nats and \(flag) are exclusive: with --nats the widgets live in"

@@ -20,6 +20,8 @@ final class ReplicaReadiness: Sendable {
     action?()
   }
 
+  var isLoaded: Bool { state.withLock { $0.loaded } }
+
   /// Runs `action` once loaded: now, or when `markLoaded` is called.
   func whenLoaded(_ action: @escaping @Sendable () -> Void) {
     let now = state.withLock { state -> Bool in

@@ -20,6 +20,16 @@ if CommandLine.arguments.dropFirst().first == "token" {
   exit(outcome.code)
 }
 
+// `gauged export ...` and `gauged import ...` move widgets between stores and exit.
+switch CommandLine.arguments.dropFirst().first {
+case "export":
+  exit(ExportCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+case "import":
+  exit(ImportCommand.run(Array(CommandLine.arguments.dropFirst(2))) { readLine() })
+default:
+  break
+}
+
 let options: Options
 switch Options.parse(Array(CommandLine.arguments.dropFirst())) {
 case .exit(let code, let message):
@@ -159,6 +169,7 @@ if let bucket {
     // instance's own included, so every instance shows the same order.
     sharedStore = try NATSWidgetStore(
       bucket: bucket, tombstoneRetentionMs: options.tombstoneRetentionMs,
+      valueAcknowledgement: options.durability == .strict ? .onceStored : .onAcceptance,
       observer: hub.publish, onLoaded: readiness.markLoaded)
   } catch {
     log.error("nats_failed", "gauged: \(error)", [LogField("error", error.description)])
@@ -224,6 +235,19 @@ let health = HealthService(
 for service in ["", widgets.serviceName] { health.setStatus(.notServing, for: service) }
 readiness.whenLoaded {
   for service in ["", widgets.serviceName] { health.setStatus(.serving, for: service) }
+}
+// With --nats, an instance that lost NATS can neither write nor prove its
+// reads current: health says so until the connection is back, so that a
+// balancer sends clients to another instance.
+bucket?.observeConnection { state in
+  switch state {
+  case .disconnected:
+    for service in ["", widgets.serviceName] { health.setStatus(.notServing, for: service) }
+  case .reconnected where readiness.isLoaded:
+    for service in ["", widgets.serviceName] { health.setStatus(.serving, for: service) }
+  case .connected, .reconnected, .closed:
+    break
+  }
 }
 // Everything that is not a gRPC call: gRPC-Web and Connect calls to the
 // same services, REST, live events, the index page.
@@ -369,7 +393,9 @@ log.info(
     LogField(
       "store",
       persistence?.databasePath ?? options.nats.map { "nats:\($0.bucket.name)" } ?? "memory"),
-    LogField("durability", persistence == nil ? "none" : options.durability.rawValue),
+    LogField(
+      "durability",
+      persistence == nil && options.nats == nil ? "none" : options.durability.rawValue),
     LogField("widgets", census().widgets), LogField("threads", threads),
     LogField("metrics", options.metrics), LogField("access_log", accessLog != nil),
     LogField("self_widgets", options.selfWidgets),

@@ -148,7 +148,7 @@ struct NATSWidgetStoreTests {
     }
   }
 
-  @Test func setValuesWritesEachAndRejectsTheUnknown() async throws {
+  @Test func setValuesCoalescesAndRejectsTheUnknownAndTheOutOfBounds() async throws {
     try await withNATSServer { server in
       let store = try await loadedStore(server)
       let recorder = ChangeRecorder()
@@ -160,24 +160,71 @@ struct NATSWidgetStoreTests {
         ValueSet(id: "cpu", value: 9),
       ])
       #expect(rejected.map(\.offset) == [1, 3])
+      #expect(rejected.first?.error == .notFound(id: "absent"))
+      // Answered once JetStream stored the last value and the replica has it.
+      #expect(await durable(store) == nil)
+      #expect(try store.get(id: "cpu").content.mainValue == 9)
+      try await waitUntil("the last value on the other store") {
+        recorder.all.last?.widget?.content.mainValue == 9
+      }
+      // Values within one flush interval go out as one put of the latest;
+      // what goes out is in order, each a value-only change everywhere.
+      let values = recorder.all.dropFirst().map { $0.widget?.content.mainValue }
+      #expect(values == values.sorted { ($0 ?? 0) < ($1 ?? 0) })
       #expect(
-        try store.get(id: "cpu").content.template
-          == .gauge(Gauge(value: 9, minValue: 0, maxValue: 100)))
-      // Each accepted value is a change of its own, in order.
-      try await waitUntil("the values on the other store") { recorder.all.count == 4 }
-      #expect(
-        recorder.all.map { change -> Gauge? in
-          guard case .gauge(let gauge) = change.widget?.content.template else { return nil }
-          return gauge
-        }.map(\.?.value) == [1, 7, 8, 9])
-      // The other instance tells the values from the creation, as the
-      // writer's own store would: value deltas go out alike everywhere.
-      #expect(
-        recorder.all.map { change -> Bool in
+        recorder.all.dropFirst().allSatisfy { change in
           if case .valueSet = change { return true }
           return false
-        } == [false, true, true, true])
+        })
       _ = watcher
+    }
+  }
+
+  @Test func aValuePutThatLosesItsRaceGoesOnTopOfTheOtherWrite() async throws {
+    try await withNATSServer { server in
+      let other = try await loadedStore(server)
+      let lagging = try await loadedStore(server, appliedWaitMs: 50)
+      let original = try other.put(gauge("cpu", label: "before")).widget
+      try await waitUntil("the lagging store's copy") { widget("cpu", in: lagging) == original }
+      // Its replica keeps `original`, so its put expects that revision.
+      lagging.stopWatching()
+      _ = try other.update(WidgetUpdate(id: "cpu", content: ContentPatch(label: "after")))
+
+      #expect(lagging.setValues([ValueSet(id: "cpu", value: 42)]).isEmpty)
+      #expect(await durable(lagging) == nil)
+      #expect(lagging.conflictCount == 1)
+      try await waitUntil("the value on top of the new label") {
+        guard let stored = widget("cpu", in: other) else { return false }
+        return stored.content.mainValue == 42 && stored.content.label == "after"
+      }
+    }
+  }
+
+  @Test func valuesWaitForEveryWidgetsPut() async throws {
+    try await withNATSServer { server in
+      let store = try await loadedStore(server)
+      let ids = (0..<50).map { "w\($0)" }
+      for id in ids { _ = try store.put(gauge(id)) }
+      for round in 1...20 {
+        let batch = ids.enumerated().map { ValueSet(id: $1, value: Double(round + $0)) }
+        #expect(store.setValues(batch).isEmpty)
+      }
+      #expect(await durable(store) == nil)
+      for (index, id) in ids.enumerated() {
+        #expect(try store.get(id: id).content.mainValue == Double(20 + index))
+      }
+    }
+  }
+}
+
+/// What `whenDurable` answered: nil for success, or the error.
+func durable(_ store: NATSWidgetStore) async -> WidgetError? {
+  await withCheckedContinuation { continuation in
+    store.whenDurable { result in
+      switch result {
+      case .success: continuation.resume(returning: nil)
+      case .failure(let error): continuation.resume(returning: error)
+      }
     }
   }
 }

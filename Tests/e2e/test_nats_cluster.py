@@ -4,9 +4,11 @@ patches of different fields through two instances all land, a subscriber whose i
 is killed resumes on another from its last revision without a gap, stale marks and
 published values travel the same way, writes fail with UNAVAILABLE while NATS is down
 and succeed once it is back, three gauged on a three-node cluster ride out lost nodes,
-kill -9 loses no acknowledged write, and a full JetStream refuses writes as
-RESOURCE_EXHAUSTED; also the start line, health, and the flags that do not go with
---nats.
+kill -9 loses no acknowledged write (nor a strict PublishValues value), a full
+JetStream refuses writes as RESOURCE_EXHAUSTED, health is NOT_SERVING while NATS is
+lost, and gauged export / import move widgets from a data directory into the bucket
+and into a fresh data directory; also the start line, health, and the flags that do
+not go with --nats.
 
 Each test starts its own nats-server (JetStream, store in a temporary directory) on a
 free loopback port, or three routed to each other: `$NATS_SERVER_BIN`, else
@@ -34,7 +36,7 @@ from conftest import REPO, Server, _free_port
 from gauge.v1 import widget_pb2 as wpb
 from gauge.v1 import widget_service_pb2 as spb
 from gauge.v1 import widget_service_pb2_grpc
-from helpers import SSEReader, base_url, gauge_content, put, update, widget
+from helpers import SSEReader, base_url, gauge_content, get, put, update, widget
 from test_store import Producers, check_present
 from test_subscribe import Subscription, kind
 
@@ -196,6 +198,17 @@ def metric(srv: Server, name: str) -> float:
     raise AssertionError(f"no {name} in /metrics")
 
 
+SERVING, NOT_SERVING = 1, 2
+
+
+def health_of(srv: Server) -> int:
+    """The server's overall health status (grpc.health.v1 numbers)."""
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+    with grpc.insecure_channel(srv.address) as channel:
+        return health_pb2_grpc.HealthStub(channel).Check(
+            health_pb2.HealthCheckRequest(service=""), timeout=HANG_GUARD_S).status
+
+
 def sse_data(event) -> dict:
     return json.loads(event.data)
 
@@ -207,7 +220,7 @@ def sse_data(event) -> dict:
     "args, message",
     [
         (["--data-dir", "{tmp}"], "--nats and --data-dir are exclusive"),
-        (["--durability", "strict"], "--nats and --durability are exclusive"),
+        (["--flush-interval-ms", "5"], "--nats and --flush-interval-ms are exclusive"),
         (["--memory"], "--nats and --memory are exclusive"),
         (["--self-widgets", "on"], "--self-widgets on is not available with --nats"),
         (["--nats-replicas", "2"], "--nats-replicas: \"2\" is not 1, 3 or 5"),
@@ -464,6 +477,133 @@ def test_values_published_through_one_reach_a_subscriber_of_another(instances, s
         sub.cancel()
 
 
+def test_strict_values_acknowledged_survive_kill_9(instances, stubs):
+    """--durability strict: a PublishValues summary comes once JetStream stored every
+    value it counts (coalesced per widget, the latest winning); kill -9 of the
+    instance right after it loses none. A value over its widget's bounds is rejected
+    on its own."""
+    doomed, survivor = instances(2, "--durability", "strict", "--rate-limit-writes", "off")
+    ids = [f"cluster-strict-{n}" for n in range(20)]
+    for wid in ids:
+        put(stubs(doomed), widget(wid))
+    updates = [spb.ValueUpdate(id=wid, value=(step + n) / 100)
+               for step in range(1, 251) for n, wid in enumerate(ids)]
+    updates.insert(100, spb.ValueUpdate(id=ids[0], value=99))
+    summary = stubs(doomed).PublishValues(iter(updates), timeout=HANG_GUARD_S)
+    assert (summary.accepted, summary.rejected) == (len(updates) - 1, 1)
+    assert [r.index for r in summary.rejections] == [100]
+    doomed.proc.kill()
+    doomed.proc.wait()
+    expected = {wid: (250 + n) / 100 for n, wid in enumerate(ids)}
+
+    def survivor_values():
+        return {wid: get(stubs(survivor), wid).content.gauge.value for wid in ids}
+
+    eventually("every acknowledged last value on the survivor",
+               lambda: survivor_values() == expected)
+
+
+def test_bench_fanout_subscribes_through_other_instances(instances):
+    """gauge-bench fanout --subscribe-targets (the bench's cluster scenario): the
+    producer publishes through one instance, the subscribers read through the
+    others, and every event they time came through the bucket."""
+    producer, *readers = instances(3)
+    bench = Path(os.environ.get("GAUGED_BIN", str(REPO / ".build/debug/gauged"))).with_name(
+        "gauge-bench")
+    run = subprocess.run(
+        [str(bench), "fanout", "--target", producer.address, "--loops", "2",
+         "--subscribe-targets", ",".join(r.address for r in readers), "--subscribers", "20",
+         "--per-connection", "5", "--rate", "200", "--duration", "0.5"],
+        capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    record = json.loads(run.stdout.strip().splitlines()[-1])
+    assert (record["subscribers"], record["subscriber_failures"]) == (20, 0)
+    assert 0 < record["delivered"] <= record["published"] * 20
+
+
+# --------------------------------------------------------------------------- export and import
+
+
+def gauged_command(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    binary = os.environ.get("GAUGED_BIN", str(REPO / ".build/debug/gauged"))
+    return subprocess.run([binary, *args], input=stdin, capture_output=True,
+                          timeout=HANG_GUARD_S)
+
+
+def without_revisions(lines: list[str]) -> list[dict]:
+    """Exported widgets as a store imported into serves them: revisions are its own."""
+    widgets = [json.loads(line) for line in lines]
+    for w in widgets:
+        del w["revision"]
+    return widgets
+
+
+def test_export_from_sqlite_import_into_nats_and_a_fresh_data_dir(nats, instances, tmp_path):
+    """gauged export reads a data directory; gauged import loads it into the bucket,
+    where instances serve exactly the exported widgets (ids, content, timestamps),
+    and into a fresh data directory, which exports the same again."""
+    source = tmp_path / "source"
+    srv = Server(args=["--data-dir", str(source)])
+    srv.start()
+    try:
+        with httpx.Client(base_url=base_url(srv), timeout=HANG_GUARD_S) as http:
+            for n in range(30):
+                body = {"name": f"moved {n}", "content": {
+                    "template": "gauge", "value": n / 10, "min_value": 0, "max_value": 5,
+                    "label": f"label {n}", "marks": [{"value": 1, "label": "one"}]}}
+                if n % 3 == 0:
+                    body = {"content": {"template": "value", "value": n, "unit": "ms"},
+                            "stale_after_ms": 600_000}
+                assert http.put(f"/widgets/moved-{n}", json=body).status_code in (200, 201)
+            assert http.delete("/widgets/moved-29").status_code in (200, 204)
+    finally:
+        srv.stop()
+
+    exported = gauged_command("export", "--data-dir", str(source))
+    assert exported.returncode == 0, exported.stderr
+    lines = exported.stdout.decode().splitlines()
+    assert sorted(json.loads(line)["id"] for line in lines) == sorted(
+        f"moved-{n}" for n in range(29))
+    expected = without_revisions(lines)
+
+    imported = gauged_command("import", "--nats", nats.url, stdin=exported.stdout)
+    assert imported.returncode == 0, imported.stderr
+    assert b"29 widgets" in imported.stderr
+    first, second = instances(2)
+    for srv in (first, second):
+        with httpx.Client(base_url=base_url(srv), timeout=HANG_GUARD_S) as http:
+            served = [http.get(f"/widgets/{w['id']}").json() for w in expected]
+        for w in served:
+            del w["revision"]
+        assert served == expected
+    from_nats = gauged_command("export", "--nats", nats.url)
+    assert from_nats.returncode == 0, from_nats.stderr
+    assert without_revisions(from_nats.stdout.decode().splitlines()) == expected
+
+    fresh = tmp_path / "fresh"
+    into_fresh = gauged_command("import", "--data-dir", str(fresh), stdin=exported.stdout)
+    assert into_fresh.returncode == 0, into_fresh.stderr
+    again = gauged_command("export", "--data-dir", str(fresh))
+    assert again.returncode == 0, again.stderr
+    assert without_revisions(again.stdout.decode().splitlines()) == expected
+
+
+def test_import_refuses_a_bad_line_and_writes_nothing(tmp_path):
+    """A line that is not a valid widget stops the import before anything is written."""
+    good = ('{"id":"a","name":"a","content":{"template":"value","value":1},'
+            '"created_at":"2026-01-02T03:04:05.006Z","updated_at":"2026-01-02T03:04:05.007Z"}')
+    bad = good.replace('"value":1', '"value":"one"').replace('"a"', '"b"')
+    run = gauged_command("import", "--data-dir", str(tmp_path / "d"),
+                         stdin=f"{good}\n{bad}\n".encode())
+    assert run.returncode == 1
+    assert b"line 2" in run.stderr and b"nothing imported" in run.stderr
+    # Not even the directory was made; export says there is no store there.
+    assert not (tmp_path / "d").exists()
+    exported = gauged_command("export", "--data-dir", str(tmp_path / "d"))
+    assert exported.returncode == 1
+    assert b"there is no" in exported.stderr
+
+
 # --------------------------------------------------------------------------- faults
 
 
@@ -479,12 +619,20 @@ def test_writes_fail_while_nats_is_down_and_resume_after(nats, instances, stubs)
         sub.until_synced()
         assert metric(first, "gauged_nats_connected") == 1
         assert metric(first, "gauged_nats_write_conflicts_total") == 0
+        assert health_of(first) == SERVING
         nats.stop()
         eventually("gauged_nats_connected 0", lambda: metric(first, "gauged_nats_connected") == 0)
+        eventually("health NOT_SERVING while NATS is lost",
+                   lambda: health_of(first) == NOT_SERVING)
         with pytest.raises(grpc.RpcError) as refused:
             update(stubs(first), wid, content=wpb.Content(label="while down"))
         assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
         assert "NATS" in refused.value.details()
+        published = stubs(first).PublishValues(
+            iter([spb.ValueUpdate(id=wid, value=4.0)]), timeout=HANG_GUARD_S)
+        assert (published.accepted, published.rejected) == (0, 1)
+        assert published.rejections[0].code == grpc.StatusCode.UNAVAILABLE.value[0]
+        assert "NATS" in published.rejections[0].message
         assert stubs(first).GetWidget(
             spb.GetWidgetRequest(id=wid), timeout=HANG_GUARD_S).revision == before.revision
 
@@ -501,6 +649,7 @@ def test_writes_fail_while_nats_is_down_and_resume_after(nats, instances, stubs)
         seen = sub.until(lambda e: kind(e) == "upsert", timeout=RECOVERY_GUARD_S)[-1]
         assert (seen.revision, seen.upsert.content.label) == (after.revision, "back")
         assert metric(first, "gauged_nats_connected") == 1
+        eventually("health SERVING again", lambda: health_of(first) == SERVING)
 
         def logged():
             lines = first.stderr_path.read_text().splitlines()

@@ -1,18 +1,19 @@
 import Glibc
 
-/// A latched wake-up for the writer thread, with timed waits on the
-/// monotonic clock (Synchronization has no condition variable, and a
+/// A latched wake-up for a worker thread (the SQLite store's writer, the
+/// NATS store's value puts), with timed waits on the monotonic clock
+/// (Synchronization has no condition variable, and a
 /// wall-clock timeout would stretch when the clock is set back). A signal
 /// sent while nobody waits is kept for the next wait.
 ///
 /// @unchecked Sendable: `signalled` is only touched with `mutex` held, and
 /// the pthread objects live at fixed heap addresses for the object's life.
-final class WakeSignal: @unchecked Sendable {
+public final class WakeSignal: @unchecked Sendable {
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
   private var signalled = false
 
-  init() {
+  public init() {
     pthread_mutex_init(mutex, nil)
     var attributes = pthread_condattr_t()
     pthread_condattr_init(&attributes)
@@ -28,7 +29,7 @@ final class WakeSignal: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  func signal() {
+  public func signal() {
     pthread_mutex_lock(mutex)
     signalled = true
     pthread_cond_signal(condition)
@@ -37,7 +38,7 @@ final class WakeSignal: @unchecked Sendable {
 
   /// Until signalled, or until the monotonic clock reaches `deadline`
   /// (nanoseconds) when one is given. Consumes the signal.
-  func wait(untilNanoseconds deadline: UInt64? = nil) {
+  public func wait(untilNanoseconds deadline: UInt64? = nil) {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     while !signalled {
@@ -53,7 +54,7 @@ final class WakeSignal: @unchecked Sendable {
   }
 
   /// The monotonic clock the deadlines are on.
-  static func nowNanoseconds() -> UInt64 {
+  public static func nowNanoseconds() -> UInt64 {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
