@@ -187,7 +187,8 @@ let package = Package(
     // The WidgetStore of instances that share a NATS bucket: a replica fed
     // by the bucket's watch, writes with compare-and-set.
     .target(
-      name: "GaugeNATSStore", dependencies: ["GaugeDomain", "GaugeWire", "GaugeNATS", "GaugeIO"],
+      name: "GaugeNATSStore",
+      dependencies: ["GaugeDomain", "GaugeWire", "GaugeNATS", "GaugeIO", "GaugeMetrics"],
       swiftSettings: strict),
     // gaugectl's commands, JSON, rendering and terminal handling.
     .target(

@@ -1,4 +1,5 @@
 import GaugeDomain
+import GaugeMetrics
 import GaugeNATS
 import Glibc
 
@@ -114,6 +115,8 @@ extension NATSWidgetStore {
   private func send(_ change: WidgetChange, key: String, replacing current: Widget?)
     throws(NATSError) -> KVWriteResult
   {
+    let startedAt = NanosecondClock.now()
+    defer { putLatency.observe(since: startedAt) }
     switch change {
     case .upserted(let widget, _), .valueSet(let widget):
       let value = WidgetValue.encode(widget)

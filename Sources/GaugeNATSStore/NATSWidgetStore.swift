@@ -1,4 +1,5 @@
 import GaugeDomain
+import GaugeMetrics
 import GaugeNATS
 import Synchronization
 
@@ -21,6 +22,8 @@ public final class NATSWidgetStore: WidgetStore {
   /// Compare-and-sets lost to another writer (each followed by a re-read
   /// and another try, or by `ABORTED`).
   let lostCompareAndSets = Atomic<Int>(0)
+  /// JetStream's answer times, blocking writes' and value puts' alike.
+  let putLatency = PutLatency()
   /// PublishValues' values on their way to the bucket.
   let valuePuts: ValuePuts
   let valueAcknowledgement: ValueAcknowledgement
@@ -52,7 +55,8 @@ public final class NATSWidgetStore: WidgetStore {
     self.clock = clock
     self.appliedWaitMs = appliedWaitMs
     self.valueAcknowledgement = valueAcknowledgement
-    self.valuePuts = ValuePuts(bucket: bucket, replica: replica, appliedWaitMs: appliedWaitMs)
+    self.valuePuts = ValuePuts(
+      bucket: bucket, replica: replica, appliedWaitMs: appliedWaitMs, latency: putLatency)
     self.watch = try bucket.watch(from: .revision(1), handler: replica.receive)
   }
 
@@ -72,6 +76,9 @@ public final class NATSWidgetStore: WidgetStore {
     lostCompareAndSets.load(ordering: .relaxed)
       + valuePuts.lostCompareAndSets.load(ordering: .relaxed)
   }
+
+  /// How long JetStream took to answer each write, for metrics.
+  public var putSeconds: HistogramSnapshot { putLatency.snapshot }
 
   /// Whether the connection to NATS is up now, for metrics.
   public var isConnected: Bool {

@@ -1,5 +1,6 @@
 import GaugeDomain
 import GaugeIO
+import GaugeMetrics
 import GaugeNATS
 import Synchronization
 
@@ -29,6 +30,8 @@ final class ValuePuts: Sendable {
   private let stopping = Atomic<Bool>(false)
   /// Puts that lost a compare-and-set to another writer.
   let lostCompareAndSets = Atomic<Int>(0)
+  /// From each put's send to JetStream's acknowledgement.
+  private let latency: PutLatency
 
   private enum ThreadState {
     case notStarted
@@ -36,7 +39,11 @@ final class ValuePuts: Sendable {
     case stopped
   }
 
-  init(bucket: NATSKeyValueBucket, replica: WidgetReplica, appliedWaitMs: Int64) {
+  init(
+    bucket: NATSKeyValueBucket, replica: WidgetReplica, appliedWaitMs: Int64,
+    latency: PutLatency = PutLatency()
+  ) {
+    self.latency = latency
     self.bucket = bucket
     self.replica = replica
     self.appliedWaitMs = appliedWaitMs
@@ -234,11 +241,15 @@ final class ValuePuts: Sendable {
   private func send(_ puts: [PendingValues.Put]) {
     for put in puts {
       let id = put.id
+      let startedAt = NanosecondClock.now()
       do throws(NATSError) {
         try bucket.updateAsync(
           WidgetKey.key(for: id), WidgetValue.encode(put.widget),
           expectingRevision: put.expectedRevision
-        ) { [self] result in answered(id, result) }
+        ) { [self] result in
+          latency.observe(since: startedAt)
+          answered(id, result)
+        }
       } catch {
         answered(id, .failure(error))
       }

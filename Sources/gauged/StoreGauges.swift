@@ -31,6 +31,11 @@ struct StoreGauges: Sendable {
           name: "gauged_nats_write_conflicts_total",
           help: "Writes that lost a compare-and-set to another writer and read the widget again.",
           kind: .counter, series: [MetricSeries(Double(shared.conflictCount))]),
+        MetricFamily(
+          name: "gauged_nats_put_seconds",
+          help: "Time JetStream took to answer a write: a blocking write's round trip, or an"
+            + " asynchronous value put's from its send to its acknowledgement.",
+          kind: .histogram, series: [MetricSeries(value: .histogram(shared.putSeconds))]),
       ]
     }
     guard let persistence else { return families }

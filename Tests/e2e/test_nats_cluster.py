@@ -619,6 +619,9 @@ def test_writes_fail_while_nats_is_down_and_resume_after(nats, instances, stubs)
         sub.until_synced()
         assert metric(first, "gauged_nats_connected") == 1
         assert metric(first, "gauged_nats_write_conflicts_total") == 0
+        # The put above took one JetStream round trip, timed.
+        assert metric(first, "gauged_nats_put_seconds_count") >= 1
+        assert metric(first, "gauged_nats_put_seconds_sum") > 0
         assert health_of(first) == SERVING
         nats.stop()
         eventually("gauged_nats_connected 0", lambda: metric(first, "gauged_nats_connected") == 0)
