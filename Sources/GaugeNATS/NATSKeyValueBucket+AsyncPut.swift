@@ -37,23 +37,14 @@ extension NATSKeyValueBucket {
     _ operation: String, key: String, value: [UInt8], expectingRevision: UInt64?,
     completion: @escaping @Sendable (Result<UInt64, NATSError>) -> Void
   ) throws(NATSError) {
-    try KVKey.check(key, operation: operation)
-    try requireConnected("\(operation) \(key)")
-    var message: OpaquePointer?
-    var status = value.withUnsafeBytes { bytes in
-      natsMsg_Create(
-        &message, keyPrefix + key, nil, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
-        Int32(bytes.count))
-    }
-    guard status == NATS_OK, let created = message else {
-      throw NATSError.from(status, operation: "\(operation) \(key)")
-    }
+    let created = try keyMessage(operation, key: key, value: value)
+    var message: OpaquePointer? = created
     var options = jsPubOptions()
     jsPubOptions_Init(&options)
     if let expectingRevision { options.ExpectLastSubjectSeq = expectingRevision }
     // Registered first: the acknowledgement may come before the call returns.
     acks.add(created, completion)
-    status = js_PublishMsgAsync(jetStream, &message, &options)
+    let status = js_PublishMsgAsync(jetStream, &message, &options)
     guard status == NATS_OK else {
       _ = acks.take(created)
       // libnats cleared `message` if it kept it; otherwise it is still ours.

@@ -67,20 +67,10 @@ extension NATSKeyValueBucket {
   func publish(
     _ operation: String, key: String, value: [UInt8], marker: String?, expecting: Expectation
   ) throws(NATSError) -> KVWriteResult {
-    try KVKey.check(key, operation: operation)
-    try requireConnected("\(operation) \(key)")
-    var message: OpaquePointer?
-    var status = value.withUnsafeBytes { bytes in
-      natsMsg_Create(
-        &message, keyPrefix + key, nil, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
-        Int32(bytes.count))
-    }
-    guard status == NATS_OK, let message else {
-      throw NATSError.from(status, operation: "\(operation) \(key)")
-    }
+    let message = try keyMessage(operation, key: key, value: value)
     defer { natsMsg_Destroy(message) }
     if let marker {
-      status = natsMsgHeader_Set(message, operationHeader, marker)
+      let status = natsMsgHeader_Set(message, operationHeader, marker)
       guard status == NATS_OK else {
         throw NATSError.from(status, operation: "\(operation) \(key)")
       }
@@ -94,7 +84,8 @@ extension NATSKeyValueBucket {
     }
     var acknowledgement: UnsafeMutablePointer<jsPubAck>?
     var errorCode = jsErrCode(rawValue: 0)
-    status = js_PublishMsg(&acknowledgement, jetStream, message, &publishOptions, &errorCode)
+    let status = js_PublishMsg(
+      &acknowledgement, jetStream, message, &publishOptions, &errorCode)
     defer { jsPubAck_Destroy(acknowledgement) }
     if status == NATS_OK, let acknowledgement {
       return .written(revision: acknowledgement.pointee.Sequence)
@@ -103,6 +94,27 @@ extension NATSKeyValueBucket {
       return .conflict
     }
     throw NATSError.from(status, jetStreamCode: errorCode, operation: "\(operation) \(key)")
+  }
+
+  /// A message to the key's subject holding `value`, the key checked and
+  /// the connection up first (a write made while disconnected would wait
+  /// in libnats's buffer and land later). The caller destroys it, unless
+  /// libnats took it.
+  func keyMessage(_ operation: String, key: String, value: [UInt8]) throws(NATSError)
+    -> OpaquePointer
+  {
+    try KVKey.check(key, operation: operation)
+    try requireConnected("\(operation) \(key)")
+    var message: OpaquePointer?
+    let status = value.withUnsafeBytes { bytes in
+      natsMsg_Create(
+        &message, keyPrefix + key, nil, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+        Int32(bytes.count))
+    }
+    guard status == NATS_OK, let message else {
+      throw NATSError.from(status, operation: "\(operation) \(key)")
+    }
+    return message
   }
 
   /// The revision of the key's last message when that message is a delete
