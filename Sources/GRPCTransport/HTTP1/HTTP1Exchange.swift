@@ -31,12 +31,12 @@ final class HTTP1Exchange: HTTPExchange {
 
   init(
     connection: HTTP1ServerConnection, scheduler: any CallScheduler, headOnly: Bool,
-    requestKeepsAlive: Bool, version: HTTPVersion
+    requestKeepsAlive: Bool, version: HTTPVersion, credentialMemo: CredentialMemo? = nil
   ) {
     self.connection = connection
     self.metrics = connection.metrics
     self.peer = connection.peer
-    self.credentialMemo = connection.credentialMemo
+    self.credentialMemo = credentialMemo
     self.scheduler = scheduler
     self.headOnly = headOnly
     self.requestKeepsAlive = requestKeepsAlive

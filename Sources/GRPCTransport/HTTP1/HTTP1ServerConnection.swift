@@ -63,8 +63,8 @@ public final class HTTP1ServerConnection {
   /// The client's address, set only when the access log wants it.
   var peer: String?
   /// The `authorization` its requests repeat, as text, and what the access
-  /// gate concluded about it.
-  let credentialMemo = CredentialMemo()
+  /// gate concluded about it; made with the first request that carries one.
+  private var credentialMemo: CredentialMemo?
 
   public init(
     responder: any HTTPResponder, configuration: HTTP1Configuration,
@@ -278,7 +278,8 @@ public final class HTTP1ServerConnection {
     let fields = head.fields
     let exchange = HTTP1Exchange(
       connection: self, scheduler: scheduler, headOnly: head.method == "HEAD",
-      requestKeepsAlive: head.keepAlive, version: head.version)
+      requestKeepsAlive: head.keepAlive, version: head.version,
+      credentialMemo: memo(for: fields))
     exchanges.append(exchange)
     if !head.keepAlive { life = .closing }
     let request = HTTPRequest(
@@ -311,6 +312,16 @@ public final class HTTP1ServerConnection {
     guard let pathStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
     let tail = String(rest[pathStart...])
     return tail.hasPrefix("/") ? tail : "/" + tail
+  }
+
+  /// The connection's memo for a request that carries `authorization`;
+  /// nil for one that does not, which has nothing to remember.
+  private func memo(for fields: HTTPFields) -> CredentialMemo? {
+    guard fields.withValue(of: "authorization", { $0 != nil }) else { return nil }
+    if let credentialMemo { return credentialMemo }
+    let made = CredentialMemo()
+    credentialMemo = made
+    return made
   }
 
   /// A request that cannot be read: its answer goes out after those owed,

@@ -13,8 +13,8 @@ public final class GRPCServerConnection {
   /// The client's address, set only when the access log wants it.
   var peer: String?
   /// The `authorization` its requests repeat, as text, and what the access
-  /// gate concluded about it.
-  let credentialMemo: CredentialMemo? = CredentialMemo()
+  /// gate concluded about it; made with the first request that carries one.
+  private(set) var credentialMemo: CredentialMemo?
   /// The most a drained stream keeps of its outbound buffer.
   static let keptOutboundCapacity = 1024
   let scheduler: CallScheduler
@@ -622,7 +622,7 @@ extension GRPCServerConnection: HTTP2SessionDelegate {
     // `incomingBlock` holds the block; adding a header calls nothing back.
     let limit = group.configuration.maxHeaderListBytes
     switch reference._withUnsafeGuaranteedRef({
-      $0.head.add(name: name, value: value, limit: limit, memo: credentialMemo)
+      $0.head.add(name: name, value: value, limit: limit, memo: &credentialMemo)
     })
     {
     case .kept, .dropped:

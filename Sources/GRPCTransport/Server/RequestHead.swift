@@ -56,11 +56,21 @@ struct RequestHead {
   /// The block is a client's trailers, where no pseudo-header may appear.
   var isTrailers = false
 
+  /// Adds one field without a connection's memo.
+  mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, limit: Int)
+    -> FieldVerdict
+  {
+    var noMemo: CredentialMemo?
+    return add(name: name, value: value, limit: limit, memo: &noMemo)
+  }
+
   /// Adds one field; `memo` is the connection's, which turns the
   /// `authorization` a client repeats on every request into the same text.
+  /// It is made with the first `authorization`: connections without one
+  /// carry none.
   mutating func add(
     name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, limit: Int,
-    memo: CredentialMemo? = nil
+    memo: inout CredentialMemo?
   ) -> FieldVerdict {
     listBytes += name.count + value.count + 32
     guard listBytes <= limit else { return .tooLarge }
@@ -69,7 +79,7 @@ struct RequestHead {
     // kept become Strings.
     let known = KnownHeader(name)
     guard let known, known.isPseudo else {
-      return addRegular(known, name: name, value: value, memo: memo)
+      return addRegular(known, name: name, value: value, memo: &memo)
     }
     guard !isTrailers, !seen.contains(.regular) else { return .malformed }
     switch known {
@@ -111,7 +121,7 @@ struct RequestHead {
 
   private mutating func addRegular(
     _ known: KnownHeader?, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer,
-    memo: CredentialMemo?
+    memo: inout CredentialMemo?
   ) -> FieldVerdict {
     if known == nil {
       // A pseudo-header gauged does not know (`:protocol` included: the
@@ -167,8 +177,9 @@ struct RequestHead {
     case .encoding: encoding = String(decoding: value, as: UTF8.self)
     case .acceptEncoding: acceptEncoding = String(decoding: value, as: UTF8.self)
     case .authorization:
-      let text = memo?.text(of: value) ?? String(decoding: value, as: UTF8.self)
-      metadata.add(lowercaseKey: "authorization", .text(text))
+      let connectionMemo = memo ?? CredentialMemo()
+      memo = connectionMemo
+      metadata.add(lowercaseKey: "authorization", .text(connectionMemo.text(of: value)))
     case .ignored: break
     case .method, .path, .scheme, .authority:
       preconditionFailure("pseudo-headers are added by add(name:value:limit:)")
